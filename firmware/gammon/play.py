@@ -1,0 +1,145 @@
+# Legal plays as compact codes, turned into steps, results and notation only when asked.
+from .movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, play_codes
+from .position import Position
+
+
+def check_dice(dice):
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise ValueError("dice are two numbers: %r" % (dice,))
+    if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError("dice are whole numbers 1-6: %r" % (dice,))
+    return d1, d2
+
+
+def die_order(dice, code):
+    """The die each step of a play code used, in order."""
+    d1, d2 = dice
+    if d1 == d2:
+        return (d1, d1, d1, d1)
+    hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+    return (lo, hi) if code >> ORDER_BIT & 1 else (hi, lo)
+
+
+class Play:
+    """One legal play: the start position, the dice and a play code."""
+
+    def __init__(self, position, dice, code):
+        self.position = position
+        self.dice = dice
+        self.code = code
+
+    def __len__(self):
+        return self.code >> LEN_SHIFT & 7
+
+    @property
+    def steps(self):
+        """((frm, to, hit), ...) in notation numbers: 25 is the bar, 0 is off."""
+        code = self.code
+        order = die_order(self.dice, code)
+        out = []
+        for i in range(code >> LEN_SHIFT & 7):
+            src = (code >> (5 * i) & 31) - 1
+            to = src - order[i] + 1
+            out.append((src + 1, to if to > 0 else 0, bool(code >> (HIT_SHIFT + i) & 1)))
+        return tuple(out)
+
+    @property
+    def result(self):
+        b = bytearray(self.position.key())
+        code = self.code
+        order = die_order(self.dice, code)
+        for i in range(code >> LEN_SHIFT & 7):
+            apply_step(b, (code >> (5 * i) & 31) - 1, order[i])
+        return Position(b)
+
+    def __str__(self):
+        from .notation import format_play
+
+        return format_play(self.steps)
+
+    def __repr__(self):
+        return "<Play %s>" % self
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Play)
+            and self.position == other.position
+            and self.result == other.result
+        )
+
+    def __hash__(self):
+        return hash(self.result)
+
+
+class Plays:
+    """The legal plays of a roll: a read-only sequence that builds each Play when indexed.
+
+    Holding codes instead of objects keeps even the 2,226 plays of the worst known
+    position within a small heap.
+    """
+
+    def __init__(self, position, dice, codes):
+        self.position = position
+        self.dice = dice
+        self.codes = codes
+
+    def __len__(self):
+        return len(self.codes)
+
+    def __bool__(self):
+        return len(self.codes) > 0
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.codes)))]
+        return Play(self.position, self.dice, self.codes[i])
+
+    def __iter__(self):
+        codes = self.codes
+        for i in range(len(codes)):
+            yield Play(self.position, self.dice, codes[i])
+
+    def __eq__(self, other):
+        if isinstance(other, Plays):
+            other = list(other)
+        if not isinstance(other, list) or len(other) != len(self.codes):
+            return False
+        for a, b in zip(self, other):
+            if a != b:
+                return False
+        return True
+
+    def __repr__(self):
+        return "<%d plays of %d-%d>" % (len(self.codes), self.dice[0], self.dice[1])
+
+
+def legal_plays(position, dice):
+    """Every distinct legal play of `dice` (two numbers 1-6), as GNU Backgammon counts them."""
+    dice = check_dice(dice)
+    return Plays(position, dice, play_codes(bytearray(position.key()), dice))
+
+
+def apply_step(b, src, die):
+    """Moves a checker from index `src` by `die` on a 50-byte board; returns True on a hit."""
+    b[src] -= 1
+    t = src - die
+    if t < 0:
+        return False
+    b[t] += 1
+    if b[48 - t]:
+        b[48 - t] = 0
+        b[49] += 1
+        return True
+    return False
+
+
+def undo_step(b, src, die, hit):
+    b[src] += 1
+    t = src - die
+    if t >= 0:
+        b[t] -= 1
+        if hit:
+            b[48 - t] = 1
+            b[49] -= 1

@@ -1,0 +1,249 @@
+"""hardware/board.json, the generated board modules, drawings and power budget all agree."""
+
+import csv
+import json
+import os
+import random
+import re
+import runpy
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+HARDWARE = os.path.join(ROOT, "hardware")
+sys.path.insert(0, FIRMWARE)
+import power  # noqa: E402
+
+with open(os.path.join(HARDWARE, "board.json")) as _f:
+    DESC = json.load(_f)
+TARGETS = sorted(DESC["targets"])
+ELE, BTN, LEDS = DESC["electrical"], DESC["buttons"], DESC["leds"]
+POINTS = ["p%d" % k for k in range(1, 25)]
+FULL_KEYS = set(POINTS) | {"BAR", "OFF", "ROLL", "UNDO", "MENU"}
+MINIMAL_KEYS = {"LEFT", "RIGHT", "SELECT", "ROLL", "UNDO"}
+SEGMENT_NAMES = set(POINTS) | {"bar0", "bar1", "off0", "off1", "die0", "die1", "turn0", "turn1"}
+
+
+def tool(name):
+    """A tool installed beside this Python (the venv), else on PATH."""
+    path = os.path.join(os.path.dirname(sys.executable), name)
+    path = path if os.path.exists(path) else shutil.which(name)
+    if not path:
+        pytest.skip("%s is not installed (pip install -r requirements.txt)" % name)
+    return path
+
+
+def board(name):
+    return runpy.run_path(os.path.join(FIRMWARE, "boards", name + ".py"))
+
+
+def expected_segments():
+    """name -> (first, count, step), worked out here independently of generate.py."""
+    out, first = {}, 0
+    for name, step in LEDS["chain"]:
+        n = LEDS["per_point"] if name in POINTS else LEDS["counts"][name]
+        out[name] = (first, n, step)
+        first += n
+    return out
+
+
+def used_pins(b):
+    return [b["LED_PIN"], *b["MATRIX_ROWS"], *b["MATRIX_COLS"], *b["MINIMAL_PINS"].values()]
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_board_module_equals_description(name):
+    b, t = board(name), DESC["targets"][name]
+    segs = expected_segments()
+    assert b["NAME"] == name and b["PLATFORM"] == t["platform"]
+    assert b["LED_PIN"] == t["led_pin"] and b["LED_ORDER"] == LEDS["order"]
+    assert b["LEDS_PER_POINT"] == LEDS["per_point"]
+    assert b["SEGMENTS"] == segs and b["CHAIN"] == tuple(segs)
+    assert b["LED_COUNT"] == sum(n for _, n, _ in segs.values())
+    assert b["BUTTON_LAYOUT"] == t["layout"] in ("full", "minimal")
+    assert b["MATRIX_ROWS"] == tuple(t["matrix_rows"])
+    assert b["MATRIX_COLS"] == tuple(t["matrix_cols"])
+    assert b["MATRIX_ACTIVE_LOW"] is BTN["active_low"]
+    assert b["KEYMAP"] == tuple(tuple(row) for row in BTN["keymap"])
+    assert b["MINIMAL_PINS"] == t["minimal_pins"]
+    assert (b["SUPPLY_MV"], b["SUPPLY_MA"]) == (ELE["supply_mv"], ELE["supply_ma"])
+    assert b["RESERVE_MA"] == t["mcu_reserve_ma"]
+    assert b["LED_MA_PER_CHANNEL"] == ELE["led_ma_per_channel"]
+    assert b["LED_IDLE_MA"] == ELE["led_idle_ma"]
+    assert b["BRIGHTNESS_LEVELS"] == tuple(ELE["brightness_levels"])
+    assert b["SELFTEST_BUTTON"] == BTN["selftest_button"]
+    assert b["SELFTEST_ECHO"] == {k: tuple(v) for k, v in BTN["selftest_echo"].items()}
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_no_pin_used_twice_and_all_valid(name):
+    b, t = board(name), DESC["targets"][name]
+    pins = used_pins(b)
+    assert len(pins) == len(set(pins)), sorted(pins)
+    assert set(pins) <= set(t["gpio_valid"])
+    assert not set(pins) & {int(g) for g in t["gpio_reserved"]}
+    assert len(b["MATRIX_ROWS"]) * len(b["MATRIX_COLS"]) >= len(FULL_KEYS)
+
+
+def test_chain_is_the_segments_end_to_end():
+    b = board(DESC["default_target"])
+    assert set(b["SEGMENTS"]) == SEGMENT_NAMES == set(DESC["geometry"]["segments"])
+    covered = []
+    for first, count, step in sorted(b["SEGMENTS"].values()):
+        assert step in (1, -1) and count > 0
+        covered += range(first, first + count)
+    assert covered == list(range(b["LED_COUNT"]))
+    assert b["SEGMENTS"]["die0"][1] == b["SEGMENTS"]["die1"][1] == 9
+    assert b["SEGMENTS"]["turn0"][1] == b["SEGMENTS"]["turn1"][1] == 1
+    assert set(LEDS["injection"]) <= SEGMENT_NAMES and LEDS["injection"][0] == LEDS["chain"][0][0]
+
+
+def test_keymap_and_buttons():
+    keys = [k for row in BTN["keymap"] for k in row if k is not None]
+    assert len(keys) == len(set(keys)) and set(keys) == FULL_KEYS
+    assert set(BTN["minimal"]) == MINIMAL_KEYS
+    for name in TARGETS:
+        t = DESC["targets"][name]
+        assert len(BTN["keymap"]) == len(t["matrix_rows"])
+        assert all(len(row) == len(t["matrix_cols"]) for row in BTN["keymap"])
+        assert set(t["minimal_pins"]) == MINIMAL_KEYS
+    assert BTN["selftest_button"]["full"] in FULL_KEYS
+    assert BTN["selftest_button"]["minimal"] in MINIMAL_KEYS
+    assert set(BTN["selftest_echo"]) == (FULL_KEYS | MINIMAL_KEYS) - set(POINTS)
+    assert all(set(v) <= SEGMENT_NAMES for v in BTN["selftest_echo"].values())
+
+
+def test_generated_files_are_up_to_date():
+    run = subprocess.run(
+        [sys.executable, os.path.join(HARDWARE, "generate.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def budget_tables():
+    """target -> rows of the brightness table in power_budget.md, as ints."""
+    with open(os.path.join(HARDWARE, "power_budget.md")) as f:
+        text = f.read()
+    tables = {}
+    for part in text.split("\n## ")[1:]:
+        name = part.split(":", 1)[0]
+        rows = re.findall(r"^\| (\d+(?: \| \d+){8}) \|$", part, re.M)
+        tables[name] = [tuple(int(x) for x in row.split(" | ")) for row in rows]
+    return tables, text
+
+
+def test_power_budget_numbers_come_from_the_firmware_limiter():
+    tables, _ = budget_tables()
+    assert sorted(tables) == TARGETS
+    for name in TARGETS:
+        b = board(name)
+        budget = power.budget_ma(b["SUPPLY_MA"], b["RESERVE_MA"])
+        args = (b["LED_MA_PER_CHANNEL"], b["LED_IDLE_MA"], budget)
+        assert [row[0] for row in tables[name]] == list(b["BRIGHTNESS_LEVELS"])
+        for row in tables[name]:
+            value, before, scale, after_value, after = power.worst_case(
+                b["LED_COUNT"], row[0], *args
+            )
+            assert row[1:7] == (value, before, scale, after_value, after, after + b["RESERVE_MA"])
+            assert after <= budget and row[7] == b["SUPPLY_MA"] - row[6] >= 0
+
+
+def test_power_runs_stay_within_the_allowed_drop():
+    _, text = budget_tables()
+    drops = re.findall(r"^\| \d \| \S+ \| \S+ \| \d+ \|.* \| (\d+) \| \d+ \|$", text, re.M)
+    assert len(drops) == len(TARGETS) * len(LEDS["injection"])
+    assert max(int(x) for x in drops) <= ELE["max_drop_mv"]
+
+
+def test_limiter_brings_any_frame_within_budget():
+    rnd, n = random.Random(5), 440
+    for _ in range(300):
+        lit = rnd.randrange(n + 1)
+        buf = bytearray(rnd.randrange(256) for _ in range(3 * lit)) + bytearray(3 * (n - lit))
+        budget = rnd.randrange(n, 4000)
+        before = power.frame_current_ma(buf, n, 20, 1)
+        scale = power.limit(buf, n, 20, 1, budget)
+        assert 0 <= scale <= 256 and (scale == 256) == (before <= budget)
+        assert power.frame_current_ma(buf, n, 20, 1) <= budget
+    # Ten white LEDs counted out of a longer buffer: 10 x (1 idle + 3 x 20) mA.
+    assert power.frame_current_ma(bytearray(b"\xff" * 30 + b"\x01" * 9), 10, 20, 1) == 610
+
+
+def test_bom_totals_and_quantities():
+    with open(os.path.join(HARDWARE, "bom.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert set(rows[0]) >= {"part", "quantity", "example_part", "unit_price_usd", "total_usd"}
+    items, total = rows[:-1], rows[-1]
+    for r in items:
+        assert r["example_part"], r["part"]
+        price = float(r["quantity"]) * float(r["unit_price_usd"])
+        assert float(r["total_usd"]) == pytest.approx(price), r["part"]
+    assert total["part"] == "TOTAL"
+    assert float(total["total_usd"]) == pytest.approx(sum(float(r["total_usd"]) for r in items))
+    qty = {r["part"].split(" (")[0]: float(r["quantity"]) for r in items}
+    count = board(DESC["default_target"])["LED_COUNT"]
+    assert qty["WS2812B LED strip"] * LEDS["reel_leds"] >= count
+    assert qty["Push button"] == qty["Key matrix diode"] == len(FULL_KEYS)
+
+
+FILES = ["power.py", "boards/__init__.py"] + ["boards/%s.py" % n for n in TARGETS]
+
+
+def test_firmware_files_compile_with_mpy_cross(tmp_path):
+    mpy_cross = tool("mpy-cross")
+    for rel in FILES:
+        out = tmp_path / (rel.replace("/", "_") + ".mpy")
+        cmd = [mpy_cross, "-o", str(out), os.path.join(FIRMWARE, rel)]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        assert run.returncode == 0 and out.stat().st_size > 0, run.stderr
+
+
+MP_SCRIPT = """
+import sys
+sys.path.insert(0, %r)
+import micropython, power
+from boards import pico, esp32s3
+out = []
+for b in (pico, esp32s3):
+    budget = power.budget_ma(b.SUPPLY_MA, b.RESERVE_MA)
+    ma = b.LED_MA_PER_CHANNEL
+    for level in b.BRIGHTNESS_LEVELS:
+        out.append(power.worst_case(b.LED_COUNT, level, ma, b.LED_IDLE_MA, budget))
+buf = bytearray(b"\\xc8" * (3 * pico.LED_COUNT))
+scale = ma = 0
+micropython.heap_lock()
+ma = power.frame_current_ma(buf, pico.LED_COUNT, 20, 1)
+scale = power.limit(buf, pico.LED_COUNT, 20, 1, 1850)
+micropython.heap_unlock()
+print(repr(out))
+print(ma, scale, power.frame_current_ma(buf, pico.LED_COUNT, 20, 1))
+print(sorted(pico.SEGMENTS.items()))
+"""
+
+
+def test_micropython_runs_them_and_agrees_with_cpython(tmp_path):
+    script = tmp_path / "check.py"
+    script.write_text(MP_SCRIPT % FIRMWARE)
+    run = subprocess.run([tool("micropython"), str(script)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    expected = []
+    for name in ("pico", "esp32s3"):
+        b = board(name)
+        budget = power.budget_ma(b["SUPPLY_MA"], b["RESERVE_MA"])
+        for level in b["BRIGHTNESS_LEVELS"]:
+            args = (b["LED_COUNT"], level, b["LED_MA_PER_CHANNEL"], b["LED_IDLE_MA"], budget)
+            expected.append(power.worst_case(*args))
+    n = board("pico")["LED_COUNT"]
+    buf = bytearray(b"\xc8" * (3 * n))
+    ma = power.frame_current_ma(buf, n, 20, 1)
+    scale = power.limit(buf, n, 20, 1, 1850)
+    lines = run.stdout.splitlines()
+    assert lines[0] == repr(expected)
+    assert lines[1] == "%d %d %d" % (ma, scale, power.frame_current_ma(buf, n, 20, 1))
+    assert lines[2] == repr(sorted(board("pico")["SEGMENTS"].items()))
