@@ -1,0 +1,176 @@
+"""`make bench`: prints the project's speed and memory figures (never asserts them).
+
+Runs each benchmark under the interpreter it is about: the rules engine under CPython,
+the MicroPython unix port and GNU Backgammon's C generator; the heap budget with the
+firmware precompiled by mpy-cross, as the board loads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.dirname(sys.executable)
+MICROPYTHON = os.path.join(BIN, "micropython")
+MPY_CROSS = os.path.join(BIN, "mpy-cross")
+BUILD = os.path.join(ROOT, "build", "bench")
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+from gammon import Position, legal_plays  # noqa: E402
+
+
+def make_cases(path: str, count: int = 2000, seed: int = 1) -> list[tuple[str, tuple[int, int]]]:
+    """Positions from random games with random dice, plus the worst doubles known."""
+    rng = random.Random(seed)
+    cases: list[tuple[str, tuple[int, int]]] = []
+    while len(cases) < count:
+        p = Position.start()
+        while len(cases) < count:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            cases.append((p.position_id(), dice))
+            plays = legal_plays(p, dice)
+            if plays:
+                p = plays[rng.randrange(len(plays))].result
+            if p.outcome():
+                break
+            p = p.swap()
+    cases += [("AAAA/3+UUkpJKQ", (1, 1)), ("d7cNAABUqqqqAA", (1, 1))]
+    with open(path, "w") as f:
+        for pid, (a, b) in cases:
+            f.write("%s %d %d\n" % (pid, a, b))
+    return cases
+
+
+def gnubg_figures(cases: list[tuple[str, tuple[int, int]]]) -> dict[str, float] | None:
+    try:
+        import gnubg
+    except ImportError:
+        return None
+    ctx = gnubg.evalcontext(0, 0, 1, 0, 0.0)
+    cube = gnubg.cubeinfo()
+    boards = [(gnubg.positionfromid(pid), d) for pid, d in cases]
+    for b, d in boards:  # warm gnubg's caches, as the engine's runs are warm too
+        gnubg.findbestmoves(b, cube, ctx, d)
+    total = 0.0
+    plays = 0
+    worst = 0.0
+    for b, d in boards:
+        t = time.perf_counter()
+        plays += len(gnubg.findbestmoves(b, cube, ctx, d))
+        e = time.perf_counter() - t
+        total += e
+        worst = max(worst, e)
+    return {
+        "mean_us": total / len(boards) * 1e6,
+        "plays_per_s": plays / total,
+        "slowest_us": worst * 1e6,
+    }
+
+
+def run_json(cmd: list[str]) -> dict:
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def compile_firmware(dest: str) -> None:
+    """The firmware as the board loads it: every module precompiled to .mpy."""
+    shutil.rmtree(dest, ignore_errors=True)
+    src = os.path.join(ROOT, "firmware")
+    for folder, _, files in os.walk(src):
+        for name in files:
+            if name.endswith(".py") and name not in ("main.py", "boot.py"):
+                rel = os.path.relpath(os.path.join(folder, name), src)
+                out = os.path.join(dest, rel[:-3] + ".mpy")
+                os.makedirs(os.path.dirname(out), exist_ok=True)
+                subprocess.run(
+                    [MPY_CROSS, "-march=host", "-o", out, os.path.join(folder, name)], check=True
+                )
+
+
+def smallest_heap(script: list[str], lo_kb: int = 4, hi_kb: int = 256) -> tuple[int, str]:
+    """Binary search for the smallest -X heapsize (KB) that completes `script`."""
+
+    def ok(kb: int) -> tuple[bool, str]:
+        r = subprocess.run(
+            [MICROPYTHON, "-X", "heapsize=%dK" % kb] + script,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        return r.returncode == 0, r.stdout.strip()
+
+    good, line = ok(hi_kb)
+    if not good:
+        return -1, "fails even at %d KB" % hi_kb
+    while lo_kb < hi_kb:
+        mid = (lo_kb + hi_kb) // 2
+        passed, out = ok(mid)
+        if passed:
+            hi_kb, line = mid, out
+        else:
+            lo_kb = mid + 1
+    return hi_kb, line
+
+
+def engine() -> None:
+    os.makedirs(BUILD, exist_ok=True)
+    cases_file = os.path.join(BUILD, "cases.txt")
+    cases = make_cases(cases_file)
+    script = os.path.join(ROOT, "bench", "engine_bench.py")
+    print("== rules engine: legal_plays over %d positions (2,000 from random games," % len(cases))
+    print("   random dice, plus the worst doubles known); best of 3 per position ==")
+    mp = run_json([MICROPYTHON, "-X", "heapsize=16M", script, cases_file])
+    cp = run_json([sys.executable, script, cases_file])
+    gn = gnubg_figures(cases)
+    for name, fig in (("MicroPython unix port", mp), ("CPython", cp)):
+        r = fig["random"]
+        print(
+            "%-22s mean %6.1f us (single runs, GC included: %.1f)  %d plays/s"
+            % (name, r["mean_us"], r["mean_single_us"], r["plays_per_s"])
+        )
+        print("%-22s   slowest %d us (%s)" % ("", r["slowest_us"], r["slowest"]))
+        for pid in ("AAAA/3+UUkpJKQ", "d7cNAABUqqqqAA"):
+            print("%-22s   %s 1-1: %d plays in %d us" % ("", pid, fig[pid]["plays"], fig[pid]["us"]))
+    if gn:
+        print(
+            "%-22s mean %6.1f us  %9d plays/s  slowest %6d us"
+            % ("gnubg (C, from Python)", gn["mean_us"], gn["plays_per_s"], gn["slowest_us"])
+        )
+        print(
+            "ratio MicroPython/gnubg mean time: %.2f   CPython/gnubg: %.2f"
+            % (mp["random"]["mean_us"] / gn["mean_us"], cp["random"]["mean_us"] / gn["mean_us"])
+        )
+    print("targets: mean <= 30 us, slowest <= 1000 us, AAAA/3+UUkpJKQ 1-1 <= 3000 us (MicroPython)")
+
+    mpy = os.path.join(BUILD, "mpy")
+    compile_firmware(mpy)
+    heap_script = [os.path.join(ROOT, "bench", "heap_games.py"), "100", "--path", mpy]
+    kb, line = smallest_heap(heap_script)
+    print("== heap: 100 random games, firmware precompiled with mpy-cross ==")
+    print("smallest -X heapsize that completes them: %d KB (target: 32 KB fits)" % kb)
+    print("at that size: %s" % line)
+
+
+def others() -> None:
+    """Benchmarks of the other parts, each a script of its own when present."""
+    for name, interp in (
+        ("render_bench.py", MICROPYTHON),
+        ("firmware_bench.py", MICROPYTHON),
+        ("serial_bench.py", sys.executable),
+    ):
+        path = os.path.join(ROOT, "bench", name)
+        if os.path.exists(path):
+            print("== %s ==" % name[:-3].replace("_", " "), flush=True)
+            cmd = [interp, path] if interp == sys.executable else [interp, "-X", "heapsize=8M", path]
+            subprocess.run(cmd, cwd=ROOT, check=False)
+
+
+if __name__ == "__main__":
+    engine()
+    others()
