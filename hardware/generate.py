@@ -173,9 +173,9 @@ def power_md(desc):
         trunk_mv = 2 * ele["supply_ma"] * trunk / 1000
         out.append(
             "\nWiring: trunk %d AWG, %.2f m, at %d mA drops %.0f mV. Each run below is fed at"
-            " its first LED by a %d AWG feeder from the bus; the worst case spends the whole"
-            " LED budget (%d mA, at most %d mA per LED) on the LEDs farthest from the feed."
-            " Drop = trunk + run, both rails; keep it under %d mV.\n\n"
+            " its first LED by a feeder of %d AWG wire from the bus; the worst case spends"
+            " the whole LED budget (%d mA, at most %d mA per LED) on the LEDs"
+            " farthest from the feed. Drop = trunk + run, both rails; keep it under %d mV.\n\n"
             % (
                 w["trunk"]["awg"],
                 w["trunk"]["length_m"],
