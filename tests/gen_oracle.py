@@ -28,6 +28,7 @@ CRAFTED = [
     ("AAAA/3+UUkpJKQ", (1, 1)),  # 2,226 plays
     ("d7cNAABUqqqqAA", (1, 1)),  # 1,720 plays
 ]
+FULL_MAX = 4  # keep every result ID of cases with at most this many plays
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 _HINT_LINE = re.compile(r"^\s*\d+\.\s+\S+\s+\d+-ply\s+(.+?)\s+Eq\.:")
 _EVAL = None
@@ -139,10 +140,12 @@ def result_boards(board, dice, use_hint=False):
     if use_hint or any(len(m) % 2 for m in moves):
         boards = [b for _, b in hint_plays(board, dice)]
     else:
-        boards = [apply(board, zip(m[::2], m[1::2])) for m in moves]
+        boards = [apply(board, zip(m[::2], m[1::2], strict=True)) for m in moves]
     if len(set(pid_of(b) for b in boards)) != len(moves) or len(boards) != len(moves):
-        raise AssertionError("gnubg gave %d results for %d plays in %s %r"
-                             % (len(boards), len(moves), pid_of(board), dice))
+        raise AssertionError(
+            "gnubg gave %d results for %d plays in %s %r"
+            % (len(boards), len(moves), pid_of(board), dice)
+        )
     return boards
 
 
@@ -178,12 +181,15 @@ def random_positions(n, seed, greedy=0.3):
 
 
 def fingerprint(ids):
-    """A 30-bit checksum of the sorted result IDs, computed the same way by test_oracle."""
-    h = 0
+    """Order-free 30-bit checksum of result IDs: the sum of each ID's FNV-1a hash.
+    tests/engine/test_oracle.py computes the same while it walks the plays, holding none."""
+    total = 0
     for pid in ids:
+        h = 0x811C9DC5 & 0x3FFFFFFF
         for ch in pid:
-            h = (h * 31 + ord(ch)) & 0x3FFFFFFF
-    return h
+            h = ((h ^ ord(ch)) * 16777619) & 0x3FFFFFFF
+        total += h
+    return total & 0x3FFFFFFF
 
 
 def cases(n, seed):
@@ -198,25 +204,32 @@ def cases(n, seed):
     return out
 
 
-def write(path, rows, full_max=30):
-    """Cases with at most full_max results keep every id (concatenated, 14 chars each);
-    larger ones keep (count, fingerprint)."""
-    lines = [
-        '"""Legal-play oracle cases from GNU Backgammon, made by tests/gen_oracle.py."""',
+def write(path, rows, full_max=FULL_MAX, per_string=8):
+    """One line per case: "ID DICE COUNT FINGERPRINT [RESULT_IDS]"; the result IDs (sorted,
+    concatenated, 14 characters each) only when there are at most full_max. Lines are
+    grouped a few to a string, so MicroPython loads them with no large block of heap."""
+    lines = []
+    for pid, dice, ids in rows:
+        line = "%s %d%d %d %d" % (pid, dice[0], dice[1], len(ids), fingerprint(ids))
+        if len(ids) <= full_max:
+            line += " " + "".join(ids)
+        lines.append(line)
+    out = [
+        '"""Legal plays from GNU Backgammon, for test_oracle.py; made by tests/gen_oracle.py."""',
         "",
-        "# (position id, dice, results): results is every result's Position ID (mover on",
-        "# roll) sorted and concatenated, or (count, fingerprint) when there are many.",
+        "# %d cases (crafted, then positions of seeded random play), one a line:" % len(rows),
+        "# position ID, dice, number of distinct plays, the fingerprint of their result IDs",
+        "# (mover on roll; see gen_oracle.fingerprint), and the sorted result IDs when few.",
         "CASES = (",
     ]
-    for pid, dice, ids in rows:
-        if len(ids) <= full_max:
-            res = '"%s"' % "".join(ids)
-        else:
-            res = "(%d, %d)" % (len(ids), fingerprint(ids))
-        lines.append('    ("%s", (%d, %d), %s),' % (pid, dice[0], dice[1], res))
-    lines.append(")")
+    for i in range(0, len(lines), per_string):
+        group = lines[i : i + per_string]
+        for line in group[:-1]:
+            out.append('    "%s\\n"' % line)
+        out.append('    "%s",' % group[-1])
+    out.append(")")
     with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(out) + "\n")
 
 
 def main(argv):

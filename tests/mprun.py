@@ -53,7 +53,8 @@ def _setup():
 def _modules(engine, names):
     if names:
         return [n[:-3] if n.endswith(".py") else n for n in names]
-    return sorted(f[:-3] for f in os.listdir(engine) if f.startswith("test_") and f.endswith(".py"))
+    names = os.listdir(engine)
+    return sorted(f[:-3] for f in names if f.startswith("test_") and f.endswith(".py"))
 
 
 def run_module(name):

@@ -4,8 +4,6 @@
 # gnubg.findbestmoves (count) and `hint` (every play, parsed and applied), see
 # tests/gen_oracle.py; each result ID is gnubg.positionid of the board after the play,
 # the mover still on roll.
-import gc
-
 from gammon import Position, legal_plays
 
 
@@ -31,42 +29,46 @@ def _hash(text):
     return h
 
 
+def _bits():
+    return [bytearray(256) for _ in range(16)]  # 32768 bits in small pieces
+
+
+def _test_and_set(bits, h):
+    piece, i, m = bits[h >> 11], (h >> 3) & 255, 1 << (h & 7)
+    seen = piece[i] & m
+    piece[i] |= m
+    return seen
+
+
 def all_distinct(plays):
     """True when no two plays give the same result.
 
-    Fits a small, fragmented heap (2,226 results under MicroPython's 64 KB): a 65536-bit
-    set of hashes in 1 KB pieces finds the hashes met more than once; only the results
-    with those hashes are kept (in a list allocated once) and compared in full.
+    Fits a small, fragmented heap (2,226 results under MicroPython's 64 KB), so it makes
+    no large block: a 32768-bit set of 15-bit hashes finds the hashes met more than once;
+    the plays with those hashes are kept as small ints (index and the hash's other bits,
+    in lists of 16) and where those agree too, the results are compared.
     """
-    gc.collect()
-    bits = [bytearray(1024) for _ in range(8)]
-    clash = []
+    seen, clash = _bits(), _bits()
     for p in plays:
-        h = _hash(p.result.position_id()) & 0xFFFF
-        piece, i, m = bits[h >> 13], (h >> 3) & 1023, 1 << (h & 7)
-        if piece[i] & m:
-            clash.append(h)
-        piece[i] |= m
-    if not clash:
-        return True
-    del bits
-    clash = set(clash)
-    gc.collect()
-    same = [""] * (2 * len(clash) + 8)
-    n = 0
-    for p in plays:
-        pid = p.result.position_id()
-        if _hash(pid) & 0xFFFF in clash:
-            if n == len(same):
-                same.append(pid)
-            else:
-                same[n] = pid
-            n += 1
-    same = same[:n]
-    same.sort()
-    for i in range(1, n):
-        if same[i] == same[i - 1]:
-            return False
+        h = _hash(p.result.position_id()) & 0x7FFF
+        if _test_and_set(seen, h):
+            _test_and_set(clash, h)
+    del seen
+    chunks = [[]]
+    for k in range(len(plays)):
+        h = _hash(plays[k].result.position_id())
+        low = h & 0x7FFF
+        if clash[low >> 11][(low >> 3) & 255] & (1 << (low & 7)):
+            if len(chunks[-1]) == 16:
+                chunks.append([])
+            chunks[-1].append((h >> 15) << 12 | k)  # 15 more hash bits, the index
+    n = 16 * (len(chunks) - 1) + len(chunks[-1])
+    for i in range(n):
+        a = chunks[i >> 4][i & 15]
+        for j in range(i + 1, n):
+            b = chunks[j >> 4][j & 15]
+            if a >> 12 == b >> 12 and plays[a & 4095].result == plays[b & 4095].result:
+                return False
     return True
 
 
@@ -223,5 +225,12 @@ def test_results_keep_the_checkers():
                 used = 0
                 for frm, to, hit in play.steps:
                     assert 0 <= to < frm <= 25
+                    assert not (hit and to == 0)  # nothing is hit off the board
                     used += frm - to
                 assert p.pips()[0] - r.pips()[0] == used
+
+
+def test_all_distinct_finds_twins():
+    plays = list(legal_plays(Position.start(), (6, 5)))
+    assert all_distinct(plays)
+    assert not all_distinct(plays + [plays[-1]])

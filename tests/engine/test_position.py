@@ -89,9 +89,18 @@ def test_position_id_round_trip():
     # IDs from gnubg: the start, the two largest-play-count positions known, positions of
     # random play, a bar-heavy one and a bear-off one.
     ids = (
-        "4HPwATDgc/ABMA", "AAAA/3+UUkpJKQ", "d7cNAABUqqqqAA", "tnYEBjC+mAEMaA",
-        "P5MMDQDvHQQiQA", "O2eCBwBmXsGACQ", "xOfgBwDgc/ABUA", "4HPwATDgc/ABYA",
-        "AADc/wMlAAAAAA", "gP8fAAjj7gAAAA", "27YBBwDgc/ADQA", "/z8AAEAAAAAAAA",
+        "4HPwATDgc/ABMA",
+        "AAAA/3+UUkpJKQ",
+        "d7cNAABUqqqqAA",
+        "tnYEBjC+mAEMaA",
+        "P5MMDQDvHQQiQA",
+        "O2eCBwBmXsGACQ",
+        "xOfgBwDgc/ABUA",
+        "4HPwATDgc/ABYA",
+        "AADc/wMlAAAAAA",
+        "gP8fAAjj7gAAAA",
+        "27YBBwDgc/ADQA",
+        "/z8AAEAAAAAAAA",
     )
     for pid in ids:
         p = Position.from_id(pid)

@@ -1,0 +1,187 @@
+# Move notation both ways: format_play, parse_steps, find_play (MicroPython too).
+#
+# The notation and result IDs of each play were read from GNU Backgammon's `hint` on the
+# same boards (tests/gen_oracle.py shows how); the mover is still on roll in each result.
+from gammon import Position, legal_plays
+from gammon.notation import find_play, format_play, parse_steps
+
+
+def side(points):
+    out = [0] * 25
+    for k in points:
+        out[k - 1] = points[k]
+    return out
+
+
+def pos(me, opp):
+    return Position(side(me), side(opp))
+
+
+def raises(func, *args):
+    try:
+        func(*args)
+    except ValueError:
+        return True
+    return False
+
+
+# (name, me, opp, dice, notation, result id)
+CASES = (
+    ("start", None, None, (6, 2), "24/18 13/11", "4HPwATDgc+RBIA"),
+    ("start", None, None, (6, 2), "13/5", "4HPwATDQ5+ABMA"),
+    (
+        "bar",
+        {25: 1, 6: 5, 8: 3, 13: 6},
+        {3: 1, 6: 5, 8: 3, 13: 6},
+        (3, 5),
+        "bar/22* 13/8",
+        "4HPwA0Dg8+ADCA",
+    ),
+    (
+        "bar",
+        {25: 1, 6: 5, 8: 3, 13: 6},
+        {3: 1, 6: 5, 8: 3, 13: 6},
+        (3, 5),
+        "bar/20 6/3",
+        "xOfgBwDEc/ADAg",
+    ),
+    ("lastoff", {6: 1}, {13: 15}, (6, 5), "6/off", "APD/BwAAAAAAAA"),
+    ("off", {6: 2, 4: 1}, {22: 2, 13: 13}, (6, 3), "6/off 4/1", "APD/AQxBAAAAAA"),
+    ("off", {6: 2, 4: 1}, {22: 2, 13: 13}, (6, 2), "6/4 6/off", "APD/AQwYAAAAAA"),
+    ("twice", {8: 2, 1: 13}, {23: 2, 13: 13}, (3, 3), "8/5(2)", "APD/ARj/HwYAAA"),
+    (
+        "hop",
+        {6: 2, 8: 3, 13: 5, 24: 5},
+        {23: 1, 6: 5, 8: 5, 13: 4},
+        (4, 1),
+        "6/2*/1",
+        "4PPBA0BBDj4APg",
+    ),
+    (
+        "hop",
+        {6: 2, 8: 3, 13: 5, 24: 5},
+        {23: 1, 6: 5, 8: 5, 13: 4},
+        (4, 1),
+        "6/1",
+        "4PPBAxBBDj4APg",
+    ),
+    (
+        "hop",
+        {6: 2, 8: 3, 13: 5, 24: 5},
+        {23: 1, 6: 5, 8: 5, 13: 4},
+        (4, 1),
+        "6/5 6/2*",
+        "4PPBA0AiDj4APg",
+    ),
+    (
+        "via7",
+        {13: 2, 6: 5, 8: 3, 24: 5},
+        {18: 1, 16: 2, 6: 5, 8: 3, 13: 4},
+        (6, 2),
+        "13/7*/5",
+        "4HPwGEDQ5yAAPg",
+    ),
+    (
+        "via7",
+        {13: 2, 6: 5, 8: 3, 24: 5},
+        {18: 1, 16: 2, 6: 5, 8: 3, 13: 4},
+        (6, 2),
+        "13/5",
+        "4HPwmADQ5yAAPg",
+    ),
+    (
+        "via7",
+        {13: 2, 6: 5, 8: 3, 24: 5},
+        {18: 1, 16: 2, 6: 5, 8: 3, 13: 4},
+        (6, 2),
+        "13/11 13/7*",
+        "4HPwGEDg6wgAPg",
+    ),
+)
+
+
+def position_of(case):
+    return Position.start() if case[1] is None else pos(case[1], case[2])
+
+
+def test_format_play():
+    assert format_play(((24, 18, False), (13, 11, False))) == "24/18 13/11"
+    assert format_play(((13, 11, False), (24, 18, False))) == "24/18 13/11"
+    assert format_play(((25, 22, True),)) == "bar/22*"
+    assert format_play(((6, 0, False),)) == "6/off"
+    assert format_play(((8, 5, False), (8, 5, False))) == "8/5(2)"
+    assert format_play(((6, 2, True), (2, 1, False))) == "6/2*/1"
+    assert format_play(((13, 7, True), (7, 5, False))) == "13/7*/5"
+    assert format_play(((13, 11, False), (11, 5, False))) == "13/5"
+    assert format_play(((24, 23, False),) * 4) == "24/23(4)"
+    assert format_play(((25, 20, False), (25, 20, False), (6, 1, False))) == "bar/20(2) 6/1"
+
+
+def test_parse_steps():
+    assert parse_steps("24/18 13/11") == [(24, 18), (13, 11)]
+    assert parse_steps("bar/22*") == [(25, 22)]
+    assert parse_steps("6/off") == [(6, 0)]
+    assert parse_steps("8/5(2)") == [(8, 5), (8, 5)]
+    assert parse_steps("6/2*/1") == [(6, 2), (2, 1)]
+    assert parse_steps("13/7*/5") == [(13, 7), (7, 5)]
+    assert parse_steps("25/22 6/0") == [(25, 22), (6, 0)]
+    assert parse_steps("Bar/20(2) 6/OFF") == [(25, 20), (25, 20), (6, 0)]
+
+
+def test_find_play():
+    for case in CASES:
+        p = position_of(case)
+        play = find_play(p, case[3], case[4])
+        assert play.result.position_id() == case[5], case
+        assert str(play) == case[4], (case, str(play))
+        # the text the engine writes names the same play again
+        assert find_play(p, case[3], str(play)).result == play.result
+
+
+def test_every_play_round_trips():
+    for case in CASES:
+        p = position_of(case)
+        plays = legal_plays(p, case[3])
+        for play in plays:
+            again = find_play(p, case[3], str(play))
+            assert again.result == play.result, (case[0], str(play))
+            assert format_play(play.steps) == str(play)
+
+
+def test_bad_notation():
+    bad = (
+        "",
+        "   ",
+        "24-18",
+        "24",
+        "24/",
+        "/18",
+        "x/1",
+        "24/18/",
+        "6/7",
+        "24/25",
+        "off/3",
+        "bar/bar",
+        "8/5(0)",
+        "8/5(5)",
+        "8/5(x)",
+        "24/18*/",
+        "26/20",
+        "6/-1",
+        "24/23 24/23 24/23 24/23 24/23",
+        "13/off*",
+    )
+    for text in bad:
+        assert raises(parse_steps, text), text
+    assert raises(parse_steps, None)
+
+
+def test_find_play_rejects():
+    p = Position.start()
+    for text in ("24/18 24/18", "24/17", "13/11 13/11", "6/off", "8/2 6/4 6/2", "24/18 13/1"):
+        assert raises(find_play, p, (6, 2), text), text
+    assert raises(find_play, p, (6, 2), "24/18 13/10")
+    assert raises(find_play, p, (7, 2), "24/18 13/11")  # bad dice
+    assert raises(find_play, p, (6, 2), "24-18")
+    bar = pos({25: 1, 6: 5, 8: 3, 13: 6}, {3: 1, 6: 5, 8: 3, 13: 6})
+    assert raises(find_play, bar, (3, 5), "13/10 13/8")  # the bar checker must enter first

