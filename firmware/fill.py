@@ -1,0 +1,116 @@
+# Fills the View from the game and the controller's selection, cursor, dice entry and menu.
+from view import MENU, target_of
+
+
+def fill_view(ctl, v):
+    g = ctl.game
+    t = g.turn_state
+    key = (t.result if t else g.position).key()
+    turn = g.turn
+    mine = v.pts0 if turn == 0 else v.pts1
+    theirs = v.pts1 if turn == 0 else v.pts0
+    n_mine = key[24]
+    n_theirs = key[49]
+    for k in range(1, 25):
+        a = k if turn == 0 else 25 - k
+        mine[a] = key[k - 1]
+        theirs[25 - a] = key[24 + k]
+        n_mine += key[k - 1]
+        n_theirs += key[24 + k]
+    v.bar[turn] = key[24]
+    v.bar[1 - turn] = key[49]
+    v.off[turn] = 15 - n_mine
+    v.off[1 - turn] = 15 - n_theirs
+    _dice(ctl, g, v)
+    e = ctl.entry
+    m = 0
+    if e:
+        for k in range(1, 7):
+            m |= 1 << target_of(e.player(), k)
+    else:
+        for p in ctl.movable:
+            m |= 1 << target_of(turn, p)
+    v.movable = m
+    m = 0
+    for p in ctl.dests:
+        m |= 1 << target_of(turn, p)
+    v.dests = m
+    old = v.selected
+    v.selected = target_of(turn, ctl.sel) if ctl.sel >= 0 else -1
+    _cursor(ctl, v, old)
+    v.turn = turn
+    v.game_phase = g.phase
+    v.phase = MENU if ctl.menu_item >= 0 else g.phase
+    v.menu_item = ctl.menu_item if ctl.menu_item >= 0 else 0
+    v.menu_value = 0
+    if ctl.menu_item >= 0:
+        import menu
+
+        v.menu_value = menu.value(ctl, ctl.menu_item)
+    v.winner = -1 if g.winner is None else g.winner
+    v.result = g.result or 0
+    v.palette = ctl.settings.palette
+    v.brightness = ctl.settings.brightness
+    v.game = g.game_number
+    v.changed += 1
+
+
+def _dice(ctl, g, v):
+    d = v.dice
+    u = v.dice_used
+    e = ctl.entry
+    v.entering = -1
+    u[0] = u[1] = 0
+    if e:
+        vals = e.values
+        n = len(vals)
+        d[0] = vals[0] if n else e.value
+        d[1] = vals[1] if n > 1 else (e.value if n == 1 else 0)
+        v.entering = n
+    elif g.dice:
+        d[0], d[1] = g.dice
+        t = g.turn_state
+        if t is None or t.complete:
+            u[0] = u[1] = 2
+        elif d[0] == d[1]:
+            n = len(t.steps)
+            u[0] = n if n < 2 else 2
+            u[1] = n - 2 if n > 2 else 0
+        else:
+            rest = t.remaining
+            u[0] = 0 if d[0] in rest else 2
+            u[1] = 0 if d[1] in rest else 2
+    elif ctl.shown:
+        d[0], d[1] = ctl.shown
+        u[0] = u[1] = 2
+    else:
+        d[0] = d[1] = 0
+
+
+def _cursor(ctl, v, old_selected):
+    """Minimal layout: the cursor stays on a candidate; a new selection moves it on.
+
+    Candidates (a mask of target indices, as `ctl.cands`): the selected checker and its
+    destinations, else the movable checkers, else every point.
+    """
+    if ctl.layout != "minimal" or ctl.entry or ctl.menu_item >= 0:
+        ctl.cands = 0
+        v.cursor = -1
+        return
+    turn = ctl.game.turn
+    if ctl.sel >= 0:
+        m = v.dests | 1 << v.selected
+    elif ctl.movable:
+        m = v.movable
+    else:
+        m = (1 << 24) - 1
+    ctl.cands = m
+    if ctl.sel >= 0 and v.selected != old_selected:
+        v.cursor = target_of(turn, max(ctl.dests))  # the nearest destination
+    elif v.cursor < 0 or not m >> v.cursor & 1:
+        if old_selected >= 0 and m >> old_selected & 1:
+            v.cursor = old_selected  # back on the checker just deselected or moved from
+        elif ctl.movable:
+            v.cursor = target_of(turn, max(ctl.movable))
+        else:
+            v.cursor = 0

@@ -1,0 +1,244 @@
+# Renderer colours: the palettes, and the small colour table a frame is expanded from.
+#
+# The renderer draws a frame as one byte per LED, an *entry* of this table; the table holds
+# each entry's three bytes in the strip's byte order, already scaled by the entry's level
+# and the brightness setting. It is rebuilt only when the palette, the brightness or the
+# menu dimming changes; two entries (the pulsing glow and selection) change every frame.
+import sys
+
+from glyphs import LAYER_SCALE
+
+if sys.implementation.name == "micropython":  # not `import micropython`: Blinka has one
+    import micropython
+    from micropython import const
+else:
+    from gammon.compat import emitters as micropython
+    from gammon.compat import ptr8
+
+    def const(x):
+        return x
+
+
+PALETTE_NAMES = ("standard", "colour-blind safe", "high contrast")
+
+# Colour slots of a palette (RGB triples), then two levels (0-255).
+C_P0 = const(0)  # player 0's checkers
+C_P1 = const(1)  # player 1's checkers
+C_GLOW = const(2)  # movable checkers
+C_DEST = const(3)  # destinations of the selected checker
+C_SEL = const(4)  # the selected checker
+C_ERR = const(5)  # an illegal press
+C_CURSOR = const(6)  # the cursor of the minimal layout
+C_MENU = const(7)  # the menu on the dice
+_DIM = const(24)  # byte: level of a used die (its player's colour)
+_BOARD = const(25)  # byte: level of the board while the menu is open
+_STRIDE = const(26)
+
+# fmt: off
+PALETTES = bytes((
+    # 0 standard: warm white against red
+    255, 150, 50,   200, 0, 10,    0, 255, 40,    0, 90, 255,
+    255, 255, 255,  255, 0, 0,     180, 0, 255,   0, 200, 160,   24, 64,
+    # 1 colour-blind safe: blue against orange; highlights differ in lightness too, so
+    # every pair stays apart under protanopia and deuteranopia (tests/firmware check it)
+    0, 70, 255,     255, 110, 0,   0, 255, 255,   255, 0, 128,
+    255, 255, 128,  255, 0, 0,     255, 255, 0,   255, 255, 255,  32, 64,
+    # 2 high contrast: white against blue, saturated highlights, brighter dim levels
+    255, 255, 255,  0, 0, 255,     0, 255, 0,     255, 255, 0,
+    255, 0, 255,    255, 0, 0,     0, 255, 255,   255, 128, 0,   56, 96,
+))
+# fmt: on
+
+# Table entries (the bytes of the frame's index buffer).
+E_OFF = const(0)
+E_STACK = const(1)  # + player * 10 + layer_base(L) + level - 1: checkers, L layers
+E_FULL = const(21)  # + player: dice, turn indicator, game-over chase
+E_HALF = const(23)  # + player: a half-used die (doubles)
+E_DIM = const(25)  # + player: a used die
+E_GLOW = const(27)  # pulsing
+E_DEST = const(28)
+E_SEL = const(29)  # pulsing
+E_ERR = const(30)
+E_CURSOR = const(31)
+E_MENU = const(32)
+E_SPARK = const(33)  # the game-over chase on the winner's tray
+ENTRIES = const(34)
+_STACKS = const(10)  # stack entries per player: 1 + 2 + 3 + 4 layers
+
+_HALF = const(127)
+_FULL = const(255)
+
+
+class Colours:
+    """The colour table for a strip byte order ("GRB", "RGB", ...)."""
+
+    def __init__(self, order):
+        self.table = bytearray(ENTRIES * 3)
+        self._ro = order.index("R")
+        self._go = order.index("G")
+        self._bo = order.index("B")
+        self.palette = -1
+        self.bscale = -1
+        self.menu = -1
+
+    def update(self, palette, bscale, menu):
+        """Rebuilds the table when a setting changed; `bscale` is a power.dim() scale."""
+        if palette < 0 or palette >= len(PALETTE_NAMES):
+            palette = 0
+        if palette == self.palette and bscale == self.bscale and menu == self.menu:
+            return False
+        self.palette = palette
+        self.bscale = bscale
+        self.menu = menu
+        base = palette * _STRIDE
+        board = PALETTES[base + _BOARD] if menu else _FULL
+        for player in range(2):
+            e = E_STACK + player * _STACKS
+            for k in range(_STACKS):  # LAYER_SCALE has the levels of L = 1..4 in order
+                self.set(e + k, player, ((LAYER_SCALE[k] + 1) * (board + 1) >> 8) - 1)
+            self.set(E_FULL + player, player, _FULL)
+            self.set(E_HALF + player, player, _HALF)
+            self.set(E_DIM + player, player, PALETTES[base + _DIM])
+        self.set(E_GLOW, C_GLOW, _FULL)
+        self.set(E_DEST, C_DEST, _FULL)
+        self.set(E_SEL, C_SEL, _FULL)
+        self.set(E_ERR, C_ERR, _FULL)
+        self.set(E_CURSOR, C_CURSOR, _FULL)
+        self.set(E_MENU, C_MENU, _FULL)
+        self.set(E_SPARK, C_SEL, _FULL)
+        return True
+
+    def set(self, entry, slot, level):
+        """Entry := palette colour `slot` at `level` (0-255) and the brightness scale."""
+        c = self.palette * _STRIDE + slot * 3
+        s = self.bscale
+        t = self.table
+        o = entry * 3
+        level += 1
+        t[o + self._ro] = (PALETTES[c] * level >> 8) * s >> 8
+        t[o + self._go] = (PALETTES[c + 1] * level >> 8) * s >> 8
+        t[o + self._bo] = (PALETTES[c + 2] * level >> 8) * s >> 8
+
+    def clear(self, entry):
+        o = entry * 3
+        self.table[o] = self.table[o + 1] = self.table[o + 2] = 0
+
+    def rgb(self, entry):
+        """(r, g, b) of an entry as the strip shows it (tests and host views; allocates)."""
+        o = entry * 3
+        t = self.table
+        return (t[o + self._ro], t[o + self._go], t[o + self._bo])
+
+
+def stack_entry(player, count_layers, level):
+    """The entry of a checker LED of `player` at `level` (1..L) in a segment of L layers."""
+    return E_STACK + player * _STACKS + (count_layers * (count_layers - 1) >> 1) + level - 1
+
+
+# Frame primitives (viper on the board; plain Python on CPython).
+GEO = const(5)  # geometry bytes per slot: base index (2), LED count, 1 if reversed, layers
+
+
+@micropython.viper
+def fill(buf, n: int, value: int):
+    p = ptr8(buf)
+    i = 0
+    while i < n:
+        p[i] = value
+        i += 1
+
+
+@micropython.viper
+def copy(dst, src, n: int):
+    d = ptr8(dst)
+    s = ptr8(src)
+    i = 0
+    while i < n:
+        d[i] = s[i]
+        i += 1
+
+
+@micropython.viper
+def dim(buf, n: int, scale: int):
+    p = ptr8(buf)
+    i = 0
+    while i < n:
+        p[i] = int(p[i]) * scale >> 8
+        i += 1
+
+
+@micropython.viper
+def uses(idx, n: int, a: int, b: int) -> int:
+    """Bit 0: entry a appears in idx[:n]; bit 1: entry b does."""
+    p = ptr8(idx)
+    found = 0
+    i = 0
+    while i < n:
+        e = int(p[i])
+        if e == a:
+            found |= 1
+        elif e == b:
+            found |= 2
+        i += 1
+    return found
+
+
+@micropython.viper
+def channel_sum(buf, n: int) -> int:
+    p = ptr8(buf)
+    total = 0
+    i = 0
+    while i < n:
+        total += int(p[i])
+        i += 1
+    return total
+
+
+@micropython.viper
+def expand(buf, idx, table, n: int):
+    """buf[3i:3i+3] = the table entry idx[i]."""
+    b = ptr8(buf)
+    x = ptr8(idx)
+    t = ptr8(table)
+    i = 0
+    j = 0
+    while i < n:
+        e = int(x[i]) * 3
+        b[j] = t[e]
+        b[j + 1] = t[e + 1]
+        b[j + 2] = t[e + 2]
+        i += 1
+        j += 3
+
+
+@micropython.viper
+def stacks(idx, geo, cnt, own):
+    """Checkers of every stack slot: LED i of N gets the level ceil((count - i) / N)."""
+    p = ptr8(idx)
+    g = ptr8(geo)
+    c = ptr8(cnt)
+    w = ptr8(own)
+    s = 0
+    slots = int(len(cnt))
+    while s < slots:
+        o = s * GEO
+        base = int(g[o]) | (int(g[o + 1]) << 8)
+        n = int(g[o + 2])
+        neg = int(g[o + 3])
+        lay = int(g[o + 4])
+        count = int(c[s])
+        e0 = int(w[s]) * 10 + (lay * (lay - 1) >> 1)  # palette.stack_entry(..., level) - 1
+        i = 0
+        while i < n:
+            e = 0
+            if count > i:
+                k = (count - i + n - 1) // n
+                if k > lay:
+                    k = lay
+                e = e0 + k
+            if neg:
+                p[base - i] = e
+            else:
+                p[base + i] = e
+            i += 1
+        s += 1

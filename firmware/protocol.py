@@ -1,0 +1,294 @@
+# The JSON-lines serial protocol (docs/protocol.md): request lines -> Controller, events -> host.
+#
+# Every request line gets exactly one reply line; events are separate lines with "event".
+# Bad input of any kind gets an error reply and leaves the game as it was: requests are checked
+# here (types, ranges, lengths) before the controller sees them, and the controller itself only
+# changes the game through legal steps. Nothing here keeps references to the line buffer.
+import binascii
+import json
+
+from lines import MAX_LINE, LineReader, guess_id, write_json
+from settings import Settings
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+PROTOCOL = const(1)
+FIRMWARE = "0.1.0"
+_MAX_TEXT = const(64)  # longest move text accepted
+_MAX_ID = const(0x3FFFFFFF)  # ids are small ints (no big ints on the board) or short strings
+
+
+# fmt: off
+BUTTONS = (  # literal strings are interned: no heap
+    "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14",
+    "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "BAR", "OFF", "ROLL",
+    "UNDO", "MENU", "LEFT", "RIGHT", "SELECT",
+)
+# fmt: on
+
+
+class BadRequest(Exception):
+    """An error reply: code and message."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class Protocol:
+    """Requests to `controller`, replies and events to `write(bytes)`.
+
+    info: the `hello` facts: firmware, board, layout, leds, order. strip: the LED output
+    whose `buf` is the frame (GRB bytes in chain order). selftest: a callable(now_ms) that
+    starts the self-test, or None. stop: a callable run once when the host asks for the REPL
+    (the `repl` request, or Ctrl-C at the start of a line); `stopped` is then True.
+    """
+
+    def __init__(self, controller, info, write, now_ms=0, strip=None, selftest=None, stop=None):
+        self.ctl = controller
+        self.info = info
+        self.write = write
+        self.now = now_ms
+        self.strip = strip
+        self.selftest = selftest
+        self.stop = stop
+        self.stopped = False
+        self.lines = LineReader(self._line, self._too_long, self._interrupt)
+        self.requests = 0
+        self.errors = 0
+        self._pressing = False
+        self._refused = None
+
+    # bytes in
+    def feed(self, data, now_ms, n=-1):
+        """Bytes from the port; complete lines are answered before this returns."""
+        self.now = now_ms
+        return self.lines.feed(data, now_ms, n)
+
+    def expire(self, now_ms):
+        return self.lines.expire(now_ms)
+
+    def _line(self, buf, n, now_ms):
+        while n and buf[n - 1] in b" \t\r":
+            n -= 1
+        start = 0
+        while start < n and buf[start] in b" \t\r":
+            start += 1
+        if start == n:
+            return  # a blank line is no request
+        rid = None
+        try:
+            try:
+                req = json.loads(str(self.lines.mv[start:n], "utf-8"))
+            except Exception:  # UnicodeError, ValueError, anything the parser throws
+                rid = guess_id(buf, n)
+                raise BadRequest("bad_json", "not a JSON line") from None
+            if not isinstance(req, dict):
+                raise BadRequest("not_object", "a request is a JSON object")
+            rid = req.get("id")
+            if rid is not None and not (
+                (_is_int(rid) and -_MAX_ID <= rid <= _MAX_ID)
+                or (isinstance(rid, str) and len(rid) <= 32)
+            ):
+                rid = None
+                raise BadRequest("bad_args", "id: an integer or a short string")
+            reply = self.handle(req, now_ms)
+        except BadRequest as exc:
+            reply = self._error(exc.code, exc.message)
+        except Exception as exc:  # never expected: the board keeps running
+            reply = self._error("internal", repr(exc)[:80])
+        if rid is not None:
+            reply["id"] = rid
+        self.send(reply)
+
+    def _too_long(self, buf, now_ms):
+        reply = self._error("too_long", "a line is at most %d bytes" % MAX_LINE)
+        rid = guess_id(buf, MAX_LINE)
+        if rid is not None:
+            reply["id"] = rid
+        self.send(reply)
+
+    def _interrupt(self):
+        self.send({"event": "repl"})
+        self._stop()
+
+    def _stop(self):
+        if not self.stopped:
+            self.stopped = True
+            if self.stop:
+                self.stop()
+
+    def _error(self, code, message):
+        self.errors += 1
+        return {"ok": False, "error": {"code": code, "message": message}}
+
+    # lines out
+    def event(self, ev):
+        """An unsolicited event line (the controller's emit callback)."""
+        if self._pressing and ev.get("event") == "error":
+            self._refused = ev
+        self.send(ev)
+
+    def boot_event(self):
+        """The line a host sees when the firmware (re)starts: who is talking."""
+        out = self._hello(None, self.now)
+        del out["ok"]
+        out["event"] = "boot"
+        return out
+
+    def send(self, obj):
+        write_json(self.write, obj)
+
+    # requests
+    def handle(self, req, now_ms):
+        """The reply (a dict without id) to one parsed request; BadRequest for errors."""
+        self.requests += 1
+        self.now = now_ms
+        cmd = req.get("cmd")
+        if not isinstance(cmd, str):
+            raise BadRequest("bad_args", "cmd: a string")
+        fn = _HANDLERS.get(cmd)
+        if fn is None:
+            raise BadRequest("unknown_cmd", "no request %r" % cmd[:24])
+        return fn(self, req, now_ms)
+
+    def _hello(self, req, now_ms):
+        out = {"ok": True, "protocol": PROTOCOL, "firmware": FIRMWARE}
+        for k in self.info:
+            out[k] = self.info[k]
+        return out
+
+    def _state(self, req, now_ms):
+        out = _merge(self.ctl.state(False))
+        out["plays"] = self.ctl.plays()  # a generator: written one by one, never joined
+        return out
+
+    def _leds(self, req, now_ms):
+        if self.strip is None:
+            raise BadRequest("unavailable", "no LED frame here")
+        buf = self.strip.buf
+        return {
+            "ok": True,
+            "count": len(buf) // 3,
+            "order": self.info.get("order", "GRB"),
+            "frame": binascii.b2a_base64(buf, newline=False).decode(),
+        }
+
+    def _press(self, req, now_ms):
+        button = req.get("button")
+        if not isinstance(button, str) or button not in BUTTONS:
+            raise BadRequest("bad_args", "button: one of p1-p24 BAR OFF ROLL UNDO MENU ...")
+        self._refused = None
+        self._pressing = True
+        try:
+            self.ctl.press(button, now_ms)
+        finally:
+            self._pressing = False
+        err = self._refused
+        if err is not None:  # the board flashed red: say why
+            raise BadRequest(str(err.get("code")), str(err.get("message")))
+        return {"ok": True, "button": button}
+
+    def _roll(self, req, now_ms):
+        dice = req.get("dice")
+        if dice is not None:
+            if not isinstance(dice, list) or len(dice) != 2:
+                raise BadRequest("bad_args", "dice: [a, b], each 1-6")
+            for d in dice:
+                if not _is_int(d) or not 1 <= d <= 6:
+                    raise BadRequest("bad_args", "dice: [a, b], each 1-6")
+            dice = (dice[0], dice[1])
+        return _merge(_outcome(self.ctl.roll(now_ms, dice)))
+
+    def _move(self, req, now_ms):
+        text = req.get("play")
+        if not isinstance(text, str) or not text or len(text) > _MAX_TEXT:
+            raise BadRequest("bad_args", 'play: a move in notation, e.g. "8/5 6/5"')
+        return _merge(_outcome(self.ctl.move(text, now_ms)), "steps")
+
+    def _undo(self, req, now_ms):
+        return _merge(_outcome(self.ctl.undo(now_ms)), "step")
+
+    def _new(self, req, now_ms):
+        return _merge(_outcome(self.ctl.new_game(now_ms)))
+
+    def _history(self, req, now_ms):
+        return _merge(self.ctl.history_dict())
+
+    def _config(self, req, now_ms):
+        changes = req.get("set")
+        if changes is not None:
+            if not isinstance(changes, dict) or not changes:
+                raise BadRequest("bad_args", "set: {key: value, ...}")
+            # All or nothing: every change is tried on a scratch copy first.
+            scratch = Settings(self.ctl.settings.levels)
+            for key in changes:
+                try:
+                    scratch.set(key, changes[key])
+                except Exception as exc:
+                    raise BadRequest("bad_args", str(exc)[:80]) from None
+            for key in changes:
+                _outcome(self.ctl.configure(key, changes[key], now_ms), "bad_args")
+        return {"ok": True, "settings": self.ctl.settings.as_dict()}
+
+    def _selftest(self, req, now_ms):
+        if self.selftest is None:
+            raise BadRequest("unavailable", "no self-test on this board")
+        self.selftest(now_ms)
+        return {"ok": True}
+
+    def _repl(self, req, now_ms):
+        self._stop()
+        return {"ok": True, "repl": True}
+
+
+def _merge(d, key=None):
+    """A reply from a controller result: its dict's fields, or the value under `key`."""
+    out = {"ok": True}
+    if isinstance(d, dict):
+        for k in d:
+            out[k] = d[k]
+    elif key is not None and d is not None:
+        out[key] = d
+    return out
+
+
+def _outcome(r, code="illegal"):
+    """The result of a controller call returning (ok, error_or_result); BadRequest if not ok."""
+    if not isinstance(r, tuple) or len(r) != 2:
+        return r
+    ok, x = r
+    if ok:
+        return x
+    if isinstance(x, (tuple, list)) and len(x) == 2:
+        raise BadRequest(str(x[0]), str(x[1]))
+    if isinstance(x, dict):
+        raise BadRequest(str(x.get("code", code)), str(x.get("message", "")))
+    raise BadRequest(code, str(x))
+
+
+_HANDLERS = {
+    "hello": Protocol._hello,
+    "state": Protocol._state,
+    "leds": Protocol._leds,
+    "press": Protocol._press,
+    "roll": Protocol._roll,
+    "move": Protocol._move,
+    "undo": Protocol._undo,
+    "new": Protocol._new,
+    "history": Protocol._history,
+    "config": Protocol._config,
+    "selftest": Protocol._selftest,
+    "repl": Protocol._repl,
+}

@@ -1,0 +1,356 @@
+# LED renderer: draws a View and the time into the strip's one preallocated frame.
+#
+# What the LEDs show (segments of the board module; LED 0 of a line is at its base):
+# - Points, bars, trays: one LED per checker from the base, in the owner's colour. With N
+#   LEDs per segment (N < 15 on smaller builds), LED i stands for the checkers i, i+N, i+2N
+#   that are present and lights at the brightness of that *level* (1, 2 or 3; 4 for N = 4);
+#   the top level is full, lower ones dimmer (glyphs.LAYER_SCALE). The levels add up to the
+#   count, so every count 0..15 has its own pattern.
+# - movable: the LED past the top checker glows (pulsing); on a full segment the top
+#   checker alternates with the glow. dests: the same place blinks in the destination
+#   colour. selected: the top checker pulses in the selection colour. cursor: the tip LED
+#   (alternating with a checker there). flash: the whole segment (or both dice) red.
+# - Dice: 3x3 pips in the colour of the player on roll (at the opening each die in its
+#   player's colour), half level when half used, the palette's dim level when used,
+#   random-looking faces while rolling, blinking while blink_until; the die being entered
+#   (physical dice) blinks, all cells in the cursor colour until it has a value.
+# - turn0/turn1: the player on roll. Game over: the dice show the result (1-3 pips) in the
+#   winner's colour, a spark runs along the winner's tray and a light along the tips of
+#   the winner's home board, the winner's turn LED blinks. Menu: the board dimmed, die0
+#   menu_item + 1 pips, die1 menu_value + 1 (both 0-based; all nine cells past 6).
+# Deadlines (rolling_until, blink_until, flash_until) are ticks: 0 is none, and one more
+# than 10 s ahead counts as stale. Pulses and blinks take their phase from now_ms.
+# Then brightness (the colour table is scaled by power.level_scale) and the supply limiter
+# (power.frame_current_ma / limit_scale, the scale applied as power.dim does). render()
+# allocates nothing: the frame is one byte per LED (a colour-table entry) expanded into
+# strip.buf and written, only when the entries or the colours differ from the last frame.
+import time
+
+import power
+from glyphs import (  # noqa: F401 (tests, host)
+    FACE_ALL,
+    MAX_LAYERS,
+    PIPS,
+    ROLL_FACES,
+    ROLL_OFFSET,
+    ROLL_STEP_MS,
+    layers,
+    segment_pixels,
+    slot_names,
+    target_segment,
+)
+from palette import (
+    C_GLOW,
+    C_SEL,
+    E_CURSOR,
+    E_DEST,
+    E_DIM,
+    E_ERR,
+    E_FULL,
+    E_GLOW,
+    E_HALF,
+    E_MENU,
+    E_SEL,
+    E_SPARK,
+    GEO,
+    PALETTE_NAMES,  # noqa: F401 (renderer.PALETTE_NAMES: the names of view.palette)
+    Colours,
+    channel_sum,
+    copy,
+    dim,
+    expand,
+    fill,
+    stacks,
+    uses,
+)
+from view import MENU, TARGET_BAR, TARGET_DICE, TARGET_OFF
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+try:
+    _ticks_diff = time.ticks_diff
+    _TICKS_MASK = time.ticks_add(0, -1)  # the ticks period - 1: 2**30 - 1 on the boards
+except AttributeError:  # CPython: the boards' arithmetic on plain ints
+    _TICKS_MASK = 0x3FFFFFFF
+
+    def _ticks_diff(a, b):
+        return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+
+_OPENING = const(0)  # game.py's phases
+_OVER = const(4)
+_SLOT_BAR = const(24)  # + player; slots 0-23 are the points p1-p24
+_SLOT_OFF = const(26)  # + player
+_SLOT_DIE = const(28)  # + die
+_SLOT_TURN = const(30)  # + player
+_STACKS = const(28)  # slots that hold checkers
+_SLOTS = const(32)
+_ONE = const(256)
+_BLINK_SHIFT = const(8)  # highlights blink and alternate every 256 ms
+_DICE_BLINK_MS = const(200)
+_AHEAD_MS = const(10000)  # no animation lasts longer
+
+
+def _active(until, now_ms):
+    """A deadline still ahead. 0 is none, and one more than _AHEAD_MS ahead is stale: ticks
+    wrap every 2**30 ms, so an old deadline comes round as 'ahead' again after 6 days."""
+    if not until:
+        return False
+    d = _ticks_diff(until, now_ms)
+    return 0 < d <= _AHEAD_MS
+
+
+class Renderer:
+    """View + now_ms -> strip.buf; strip.write() only when the frame changed."""
+
+    def __init__(self, board, strip, now_ms=0):
+        self.board = board
+        self.strip = strip
+        self.count = n = board.LED_COUNT
+        if len(strip.buf) != n * 3:
+            raise ValueError("strip.buf must hold 3 bytes for each of the board's LEDs")
+        self.colours = Colours(board.LED_ORDER)
+        self._idx = bytearray(n)  # one colour-table entry per LED
+        self._last = bytearray(n)  # the entries and colours of the frame last written
+        self._last_table = bytearray(len(self.colours.table))
+        self._geo = bytearray(_SLOTS * GEO)
+        self._cnt = bytearray(_STACKS)
+        self._own = bytearray(_STACKS)
+        self._budget = power.budget_ma(board.SUPPLY_MA, board.RESERVE_MA)
+        self._ma = board.LED_MA_PER_CHANNEL
+        self._idle = board.LED_IDLE_MA
+        self._t0 = now_ms
+        self._fresh = True
+        self.scale = _ONE  # the supply limiter's scale of the last frame (256: untouched)
+        self.writes = 0
+        for s, name in enumerate(slot_names()):
+            start, count, step = board.SEGMENTS[name]
+            lay = layers(count) if s < _STACKS else 1
+            if count < 1 or count > 255 or lay > MAX_LAYERS:
+                raise ValueError("segment %s: %d LEDs cannot show 15 checkers" % (name, count))
+            base = start if step > 0 else start + count - 1
+            g = self._geo
+            o = s * GEO
+            g[o] = base & 255
+            g[o + 1] = base >> 8
+            g[o + 2] = count
+            g[o + 3] = 0 if step > 0 else 1
+            g[o + 4] = lay
+
+    def invalidate(self):
+        """The next frame is written even if unchanged (someone else drew on the strip)."""
+        self._fresh = True
+
+    def render(self, view, now_ms):
+        """Draws the whole frame; returns True when it differed and was written."""
+        phase = view.phase
+        menu = phase == MENU
+        level = view.brightness
+        level = 0 if level < 0 else (255 if level > 255 else level)
+        c = self.colours
+        c.update(view.palette, power.level_scale(level), 1 if menu else 0)
+        t = (now_ms - self._t0) & _TICKS_MASK  # the phase of pulses and blinks (wraps as ticks)
+        tri = t & 1023
+        if tri > 511:
+            tri = 1023 - tri
+        c.set(E_GLOW, C_GLOW, 96 + (tri * 5 >> 4))  # pulses between 96 and 255 every 1 s
+        c.set(E_SEL, C_SEL, 96 + (tri * 5 >> 4))
+        on = (t >> _BLINK_SHIFT) & 1 == 0
+        fill(self._idx, self.count, 0)
+        self._gather(view)
+        stacks(self._idx, self._geo, self._cnt, self._own)
+        turn = view.turn & 1
+        if menu:
+            item = view.menu_item + 1  # both 0-based (menu.py), shown as 1-6 pips
+            value = view.menu_value + 1
+            self._face(_SLOT_DIE, item if 0 < item < 7 else FACE_ALL, E_MENU)
+            self._face(_SLOT_DIE + 1, value if 0 < value < 7 else FACE_ALL, E_MENU)
+        elif phase == _OVER and view.winner >= 0:
+            self._over(view, now_ms, on)
+        else:
+            self._highlights(view, turn, on)
+            self._dice(view, now_ms, t, turn)
+            self._segment(_SLOT_TURN + turn, E_FULL + turn)
+        if view.flash_target >= 0 and _active(view.flash_until, now_ms):
+            if view.flash_target == TARGET_DICE:
+                self._face(_SLOT_DIE, FACE_ALL, E_ERR)
+                self._face(_SLOT_DIE + 1, FACE_ALL, E_ERR)
+            else:
+                s = self._slot(view.flash_target, turn)
+                if s >= 0:
+                    self._segment(s, E_ERR)
+        # The frame's bytes follow from the entries and the table (the limiter included):
+        # compare those, the pulsing entries only where used, before expanding anything.
+        idx = self._idx
+        table = c.table
+        used = uses(idx, self.count, E_GLOW, E_SEL)
+        if not used & 1:
+            c.clear(E_GLOW)
+        if not used & 2:
+            c.clear(E_SEL)
+        if not self._fresh and idx == self._last and table == self._last_table:
+            return False
+        copy(self._last, idx, self.count)
+        copy(self._last_table, table, len(table))
+        expand(self.strip.buf, idx, table, self.count)
+        return self._finish()
+
+    def render_solid(self, rgb, first=0, count=-1, brightness=255):
+        """LEDs first..first+count-1 in one colour, the rest dark, then the supply limiter
+        (the self-test's segments, the all-white test). Always written."""
+        buf = self.strip.buf
+        order = self.board.LED_ORDER
+        s = power.level_scale(brightness)
+        end = self.count if count < 0 else min(self.count, first + count)
+        fill(buf, self.count * 3, 0)
+        for i in range(first, end):
+            for k in range(3):
+                buf[i * 3 + k] = rgb["RGB".index(order[k])] * s >> 8
+        self._finish()
+        self._fresh = True  # the next render() writes whatever it draws
+        return True
+
+    def _finish(self):
+        """Supply limiter, then write."""
+        buf = self.strip.buf
+        n = self.count
+        # power.frame_current_ma's model (tests/firmware check they agree) on a fast sum:
+        # its sum() over the frame takes ~60 us here, ~6 ms on the RP2040
+        current = n * self._idle + channel_sum(buf, n * 3) * self._ma // 255
+        self.scale = power.limit_scale(current, self._budget, n * self._idle)
+        if self.scale < _ONE:
+            dim(buf, n * 3, self.scale)
+        self._fresh = False
+        self.strip.write()
+        self.writes += 1
+        return True
+
+    def _gather(self, view):
+        cnt = self._cnt
+        own = self._own
+        p0 = view.pts0
+        p1 = view.pts1
+        for i in range(24):
+            a = p0[i + 1]
+            if a:
+                cnt[i] = a
+                own[i] = 0
+            else:
+                cnt[i] = p1[i + 1]
+                own[i] = 1
+        for p in range(2):
+            cnt[_SLOT_BAR + p] = view.bar[p]
+            own[_SLOT_BAR + p] = p
+            cnt[_SLOT_OFF + p] = view.off[p]
+            own[_SLOT_OFF + p] = p
+
+    def _led(self, s, i):
+        g = self._geo
+        o = s * GEO
+        base = g[o] | g[o + 1] << 8
+        return base - i if g[o + 3] else base + i
+
+    def _len(self, s):
+        return self._geo[s * GEO + 2]
+
+    def _slot(self, target, turn):
+        if 0 <= target < 24:
+            return target
+        if target == TARGET_BAR:
+            return _SLOT_BAR + turn
+        if target == TARGET_OFF:
+            return _SLOT_OFF + turn
+        return -1
+
+    def _segment(self, s, e):
+        for i in range(self._len(s)):
+            self._idx[self._led(s, i)] = e
+
+    def _mark(self, s, e, free_on, full_on):
+        """Highlight the place past the top checker, or the top checker of a full slot."""
+        n = self._len(s)
+        c = self._cnt[s]
+        if c < n:
+            if free_on:
+                self._idx[self._led(s, c)] = e
+        elif full_on:
+            self._idx[self._led(s, (c - 1) % n)] = e
+
+    def _highlights(self, view, turn, on):
+        for k in range(2):
+            mask = view.movable if k == 0 else view.dests
+            target = 0
+            while mask and target < 26:
+                if mask & 1:
+                    if k == 0:
+                        self._mark(self._slot(target, turn), E_GLOW, True, on)
+                    else:
+                        self._mark(self._slot(target, turn), E_DEST, on, on)
+                mask >>= 1
+                target += 1
+        s = self._slot(view.selected, turn)
+        if s >= 0:
+            c = self._cnt[s]
+            self._idx[self._led(s, (c - 1) % self._len(s) if c else 0)] = E_SEL
+        s = self._slot(view.cursor, turn)
+        if s >= 0:
+            n = self._len(s)
+            if self._cnt[s] < n or on:
+                self._idx[self._led(s, n - 1)] = E_CURSOR
+
+    def _face(self, s, face, e):
+        n = self._len(s)
+        if n > 9:
+            n = 9
+        o = face * 9
+        for cell in range(n):
+            if PIPS[o + cell]:
+                self._idx[self._led(s, cell)] = e
+
+    def _dice(self, view, now_ms, t, turn):
+        opening = view.phase == _OPENING
+        rolling = _active(view.rolling_until, now_ms)
+        dark = 0
+        if _active(view.blink_until, now_ms):  # counted back from the end: it ends lit
+            dark = (_ticks_diff(view.blink_until, now_ms) // _DICE_BLINK_MS) & 1
+        for d in range(2):
+            player = d if opening else turn
+            e = E_FULL + player
+            if rolling:
+                face = ROLL_FACES[(t // ROLL_STEP_MS + d * ROLL_OFFSET) % len(ROLL_FACES)]
+            else:
+                face = view.dice[d]
+                used = 0 if opening else view.dice_used[d]
+                if used == 1:
+                    e = E_HALF + player
+                elif used:
+                    e = E_DIM + player
+            if d == view.entering:
+                if not face:
+                    face = FACE_ALL
+                    e = E_CURSOR
+                if (t >> _BLINK_SHIFT) & 1:
+                    face = 0
+            if dark or face > 6 and face != FACE_ALL:
+                face = 0
+            self._face(_SLOT_DIE + d, face, e)
+
+    def _over(self, view, now_ms, on):
+        w = view.winner & 1
+        result = view.result
+        self._face(_SLOT_DIE, result if 0 < result < 4 else 0, E_FULL + w)
+        self._face(_SLOT_DIE + 1, result if 0 < result < 4 else 0, E_FULL + w)
+        since = (now_ms - view.over_since) & _TICKS_MASK
+        tray = _SLOT_OFF + w
+        self._idx[self._led(tray, since // 60 % self._len(tray))] = E_SPARK
+        k = since // 120 % 6
+        s = k if w == 0 else 23 - k  # the winner's home board: p1-p6 or p24-p19
+        self._idx[self._led(s, self._len(s) - 1)] = E_FULL + w
+        if on:
+            self._segment(_SLOT_TURN + w, E_FULL + w)

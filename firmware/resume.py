@@ -1,0 +1,194 @@
+# Power-on: settings and the saved game back from flash, every turn replayed and checked.
+# Needed only at boot: callers drop this module from sys.modules after use (heap).
+import json
+import os
+
+from game import DONE, MOVE, OPENING, OVER, ROLL, VERSION, Game
+from gammon.play import Play
+from gammon.position import Position
+from settings import KEYS, SETTINGS_VERSION, Settings
+from storage import GAME, SETTINGS, TMP
+
+
+def boot(store, dice, layout, emit, now_ms, levels):
+    """The controller at power-on (see controller.boot)."""
+    from controller import Controller
+
+    settings = Settings(levels)
+    problems = []
+    text, from_tmp = read(store, SETTINGS)
+    if text is not None:
+        try:
+            load_settings(settings, text)
+        except ValueError as exc:
+            kept = quarantine(store, SETTINGS, from_tmp)
+            problems.append("%s kept as %s: %s" % (SETTINGS, kept, exc))
+    game = None
+    text, from_tmp = read(store, GAME)
+    if text is not None:
+        try:
+            game = load(Game, text)
+            if from_tmp:  # the cut fell inside the rename: finish it
+                store.save_game(text)
+        except (ValueError, OSError) as exc:
+            kept = quarantine(store, GAME, from_tmp)
+            problems.append("%s kept as %s: %s" % (GAME, kept, exc))
+    ctl = Controller(game or Game(), settings, store, dice, layout, emit, now_ms)
+    if problems:
+        ctl.boot_error = "; ".join(problems)
+        ctl.view.error = 1
+        ctl.emit({"event": "error", "code": "bad_save", "message": ctl.boot_error})
+        ctl.refresh(now_ms)
+    return ctl
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _read(path):
+    """The text of a file; None when there is none, "" when it cannot be read."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except (OSError, ValueError):  # UnicodeError is a ValueError
+        return "" if _exists(path) else None
+
+
+def read(store, name):
+    """(text, from_tmp) of file `name`; (None, False) when there is none.
+
+    NAME.tmp is used only when NAME is missing: the cut fell between removing the old
+    file and renaming the new one (the caller checks its content). A NAME.tmp beside
+    NAME is an unfinished save and is deleted.
+    """
+    path = store.path(name)
+    text = _read(path)
+    if text is not None:
+        if _exists(path + TMP):
+            _remove(path + TMP)
+        return text, False
+    text = _read(path + TMP)
+    return (text, True) if text is not None else (None, False)
+
+
+def quarantine(store, name, from_tmp=False):
+    """Keeps a bad file aside as NAME.bad (replacing an older one); returns that name."""
+    path = store.path(name)
+    bad = name[: name.rfind(".")] + ".bad"
+    _remove(store.path(bad))
+    try:
+        os.rename(path + TMP if from_tmp else path, store.path(bad))
+    except OSError:
+        _remove(path + TMP if from_tmp else path)
+    return bad
+
+
+def load_settings(settings, text):
+    """Takes the valid settings of a saved file (a bad value keeps its default)."""
+    d = json.loads(text)
+    if not isinstance(d, dict) or d.get("v") != SETTINGS_VERSION:
+        raise ValueError("not a settings file of version %d" % SETTINGS_VERSION)
+    for key in KEYS:
+        if key in d:
+            try:
+                settings.set(key, d[key])
+            except ValueError:
+                pass
+
+
+def load(cls, text):
+    """A `cls` (Game) from save `text`; ValueError when it is not a consistent, legal game."""
+    try:
+        return _load(cls, json.loads(text))
+    except ValueError:
+        raise
+    except Exception as exc:  # a wrong type or a missing key anywhere
+        raise ValueError("bad save: %r" % (exc,)) from None
+
+
+def _int(x, lo, hi):
+    if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
+        raise ValueError("bad save: %r is not %d-%d" % (x, lo, hi))
+    return x
+
+
+def _pair(x, lo, hi):
+    if not isinstance(x, list) or len(x) != 2:
+        raise ValueError("bad save: %r is not a pair" % (x,))
+    return _int(x[0], lo, hi), _int(x[1], lo, hi)
+
+
+def _replay_play(g, code):
+    for frm, to, _ in Play(g.position, g.dice, code).steps:
+        g.step(frm, to)
+    if g.phase not in (DONE, OVER):
+        raise ValueError("bad save: an incomplete play in the record")
+
+
+def _load(cls, d):
+    if not isinstance(d, dict) or d.get("v") != VERSION:
+        raise ValueError("not a save of version %d" % VERSION)
+    g = cls(_int(d["n"], 1, 1 << 30))
+    g.cube = _int(d["cb"][0], 1, 1 << 12)
+    g.cube_owner = _int(d["cb"][1], -1, 1)
+    g.match_length = _int(d["ml"], 0, 255)
+    score = list(_pair(d["sc"], 0, 1 << 20))
+    phase = _int(d["ph"], OPENING, OVER)
+    if d.get("st"):
+        g.setup(Position.from_id(d["st"][0]), _int(d["st"][1], 0, 1))
+    elif d["o"] is not None:
+        g.roll_opening(_pair(d["o"], 1, 6))
+    record = d["h"]
+    if not isinstance(record, str) or len(record) % 9:
+        raise ValueError("bad save: the record is 9 characters a turn")
+    turns = len(record) // 9
+    for i in range(turns):
+        dice = (_int(int(record[9 * i]), 1, 6), _int(int(record[9 * i + 1]), 1, 6))
+        code = _int(int(record[9 * i + 2 : 9 * i + 9], 16), 0, (1 << 28) - 1)
+        if g.phase == DONE:
+            g.pass_turn()
+        if g.phase not in (ROLL, MOVE):
+            raise ValueError("bad save: a turn out of order")
+        if g.phase == ROLL:
+            if not g.roll(dice):
+                if code:
+                    raise ValueError("bad save: a play where no move was legal")
+                continue
+        elif dice != g.dice:
+            raise ValueError("bad save: the opening dice differ")
+        if not code:
+            raise ValueError("bad save: no play where a move was legal")
+        _replay_play(g, code)
+        if g.turn_state.code() != code:
+            raise ValueError("bad save: the record does not replay")
+    if phase in (ROLL, MOVE, DONE) and g.phase == DONE:
+        g.pass_turn()
+    if phase in (MOVE, DONE) and g.phase == ROLL:
+        if not g.roll(_pair(d["d"], 1, 6)):
+            raise ValueError("bad save: a turn without a legal move")
+    if phase in (MOVE, DONE):
+        if g.dice != _pair(d["d"], 1, 6):
+            raise ValueError("bad save: the dice differ")
+        for step in d["s"]:
+            frm, to = _pair(step, 0, 25)
+            g.step(frm, to)
+    if g.phase != phase or len(g.codes) != turns or (turns and g.first != d["f"]):
+        raise ValueError("bad save: the record does not lead to the saved phase")
+    if g.turn != d["t"] or g.position.position_id() != d["id"]:
+        raise ValueError("bad save: the position differs from the record's")
+    if phase == OVER and (g.winner != d["w"] or g.result != d["r"]):
+        raise ValueError("bad save: the result differs from the record's")
+    g.score = score
+    return g

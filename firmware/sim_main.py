@@ -1,0 +1,95 @@
+# Entry point of the simulator: the firmware with a FakeStrip and no pins, on stdin/stdout.
+#
+#   micropython sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board pico]
+#                           [--nonblocking]
+#
+# `ledgammon sim` starts this with a pseudo-terminal as stdin and stdout (non-blocking, hence
+# --nonblocking), so a host talks to it exactly as to a board's USB serial port. Buttons
+# arrive through the protocol's `press`; the frame is served by `leds`. The game and the
+# settings live in --flash DIR, so a restart resumes the game. Runs under CPython too.
+import asyncio
+import sys
+
+from app import build
+from gammon.dice import Dice, SeededBytes
+from inputs import DirectKeys
+from output import FakeStrip
+from storage import Store
+
+USAGE = "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
+
+
+def _options(argv):
+    opts = {"flash": None, "layout": None, "seed": None, "board": "pico", "nonblocking": False}
+    i = 0
+    while i < len(argv):
+        key = argv[i]
+        if key == "--nonblocking":
+            opts["nonblocking"] = True
+            i += 1
+            continue
+        if not key.startswith("--") or key[2:] not in opts or i + 1 >= len(argv):
+            raise ValueError(USAGE)
+        opts[key[2:]] = argv[i + 1]
+        i += 2
+    if not opts["flash"]:
+        raise ValueError(USAGE)
+    if opts["layout"] not in (None, "full", "minimal"):
+        raise ValueError("--layout is full or minimal")
+    if opts["seed"] is not None:
+        opts["seed"] = int(opts["seed"])
+    return opts
+
+
+def _report(loop, context):
+    """Task errors go to stderr: stdout is the serial line."""
+    exc = context.get("exception")
+    sys.stderr.write("sim: task error: %s\n" % (context.get("message", ""),))
+    if exc is not None:
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(exc, sys.stderr)
+        else:
+            import traceback
+
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+
+
+def make_app(opts):
+    name = opts["board"]
+    board = getattr(__import__("boards." + name), name)
+    layout = opts["layout"] or board.BUTTON_LAYOUT
+    strip = FakeStrip(board.LED_COUNT, board.LED_ORDER)
+    seed = opts["seed"]
+    dice = Dice(SeededBytes(seed)) if seed is not None else Dice()
+    return build(
+        board,
+        layout,
+        DirectKeys({}),  # no pins: every press comes through the protocol
+        strip,
+        Store(opts["flash"]),
+        dice,
+        nonblocking=opts["nonblocking"],
+    )
+
+
+async def _run(app):
+    asyncio.get_event_loop().set_exception_handler(_report)
+    await app.main()
+
+
+def main(argv):
+    try:
+        opts = _options(argv)
+    except ValueError as exc:
+        sys.stderr.write("%s\n" % (exc,))
+        return 2
+    app = make_app(opts)
+    try:
+        asyncio.run(_run(app))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

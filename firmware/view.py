@@ -1,0 +1,98 @@
+# What the renderer draws: preallocated once, written by the controller, read every frame.
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+# view.phase: the game phases of game.py (OPENING 0, ROLL 1, MOVE 2, DONE 3, OVER 4), or MENU
+MENU = const(5)
+PALETTE_COUNT = const(3)  # 0 standard, 1 colour-blind safe, 2 high contrast (renderer's colours)
+
+# Target indices (masks, cursor, selection, flash): 0-23 absolute points p1-p24,
+# 24 the bar of the player on roll, 25 the borne-off tray of the player on roll,
+# 26 the dice (flash_target only: an illegal ROLL or UNDO).
+TARGET_BAR = const(24)
+TARGET_OFF = const(25)
+TARGET_DICE = const(26)
+TARGETS = const(26)  # point, bar and tray targets (the masks' width)
+
+FLASH_MS = const(300)  # red flash of an illegal press
+ROLL_MS = const(600)  # dice animation
+BLINK_MS = const(1500)  # dice blink: no legal move
+
+
+class View:
+    """The state the renderer draws (see docs/firmware.md). Fields only: no allocation
+    happens when reading it; the controller increments `changed` after every update."""
+
+    def __init__(self):
+        self.pts0 = bytearray(25)  # player 0's checkers on absolute point i (1-24)
+        self.pts1 = bytearray(25)  # player 1's
+        self.bar = bytearray(2)  # per player
+        self.off = bytearray(2)  # per player
+        self.turn = 0
+        self.phase = 0
+        self.game_phase = 0  # the game's phase, also while the menu is open
+        self.dice = bytearray(2)  # shown values, 0 = dark
+        self.dice_used = bytearray(2)  # 0 unused, 1 half used (doubles), 2 used
+        self.entering = -1  # physical dice: index of the die being entered, -1 none
+        self.rolling_until = 0
+        self.blink_until = 0
+        self.movable = 0  # bitmask of target indices (entering dice: the buttons to press)
+        self.dests = 0  # bitmask of target indices
+        self.selected = -1
+        self.cursor = -1
+        self.flash_target = -1
+        self.flash_until = 0
+        self.winner = -1
+        self.result = 0
+        self.over_since = 0
+        self.menu_item = 0
+        self.menu_value = 0
+        self.palette = 0
+        self.brightness = 128
+        self.game = 1  # game number
+        self.error = 0  # 1 when the save was found corrupt at boot (kept aside)
+        self.changed = 0
+
+
+def target_of(turn, point):
+    """Target index of the mover's point (1-24, 25 bar, 0 off) when `turn` is on roll."""
+    if point == 25:
+        return TARGET_BAR
+    if point == 0:
+        return TARGET_OFF
+    return point - 1 if turn == 0 else 24 - point
+
+
+def point_of(turn, target):
+    """The mover's point number (25 bar, 0 off) of a target index."""
+    if target == TARGET_BAR:
+        return 25
+    if target == TARGET_OFF:
+        return 0
+    return target + 1 if turn == 0 else 24 - target
+
+
+def target_of_button(name):
+    """Target index of a point/bar/tray button name, -1 for other buttons."""
+    if name == "BAR":
+        return TARGET_BAR
+    if name == "OFF":
+        return TARGET_OFF
+    if len(name) > 1 and name[0] == "p" and name[1:].isdigit():
+        n = int(name[1:])
+        if 1 <= n <= 24:
+            return n - 1
+    return -1
+
+
+def button_of_target(target):
+    if target == TARGET_BAR:
+        return "BAR"
+    if target == TARGET_OFF:
+        return "OFF"
+    return "p%d" % (target + 1)

@@ -1,0 +1,119 @@
+"""`ledgammon`: play, watch, drive and record a game on the board or the simulator.
+
+Every command that talks to a board takes --port (a device, the simulator's pty or a pyserial
+URL); without it, $LEDGAMMON_PORT or the one MicroPython-looking USB board connected is used.
+Errors are one line on stderr and a non-zero exit code (see errors.py for the codes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from .commands import (
+    cmd_config,
+    cmd_deploy,
+    cmd_export,
+    cmd_hello,
+    cmd_history,
+    cmd_move,
+    cmd_new,
+    cmd_play,
+    cmd_ports,
+    cmd_press,
+    cmd_roll,
+    cmd_sim,
+    cmd_snapshot,
+    cmd_state,
+    cmd_undo,
+    cmd_watch,
+)
+from .errors import LedgammonError
+from .sim import default_flash
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+# The parser
+def _common() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument(
+        "--port", "-p", help="device, simulator pty or pyserial URL (socket://, loop://)"
+    )
+    p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for a reply")
+    p.add_argument("--json", action="store_true", help="print the raw JSON reply")
+    return p
+
+
+def _sim_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--flash",
+        default=None,
+        help="the simulated board's flash directory (default %s)" % default_flash(),
+    )
+    p.add_argument(
+        "--button-layout",
+        choices=("full", "minimal"),
+        default=None,
+        help="the buttons of the simulated board (default: the board's own)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="reproducible dice")
+    p.add_argument(
+        "--python",
+        action="store_true",
+        help="run the firmware under CPython instead of MicroPython",
+    )
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="ledgammon", description=__doc__.split("\n")[0])
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    common = _common()
+
+    def add(name: str, func: Handler, help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help, description=help)
+        p.set_defaults(func=func)
+        return p
+
+    add("ports", cmd_ports, "list the serial ports; likely boards are marked")
+    p = add("play", cmd_play, "play in the terminal (starts a simulator unless --port is given)")
+    _sim_options(p)
+    add("watch", cmd_watch, "follow a game played on a board, read-only")
+    p = add("sim", cmd_sim, "run a simulated board; prints its port, runs until interrupted")
+    _sim_options(p)
+    add("hello", cmd_hello, "who is on the port: firmware, protocol, board, layout")
+    add("state", cmd_state, "the game now: phase, turn, dice, legal plays, position ID")
+    p = add("roll", cmd_roll, "throw the dice, or enter two dice thrown by hand")
+    p.add_argument("dice", nargs="*", type=int, metavar="DIE")
+    p = add("move", cmd_move, "make a step or a whole play, e.g. `ledgammon move 8/5 6/5`")
+    p.add_argument("play", nargs="+")
+    add("undo", cmd_undo, "take back the last step")
+    add("new", cmd_new, "start a new game")
+    add("history", cmd_history, "the game record")
+    p = add("config", cmd_config, "show the settings, or set some: KEY=VALUE ...")
+    p.add_argument("settings", nargs="*", metavar="KEY=VALUE")
+    p = add("press", cmd_press, "press board buttons remotely: p1-p24 BAR OFF ROLL UNDO MENU ...")
+    p.add_argument("buttons", nargs="+", metavar="BUTTON")
+    p = add("snapshot", cmd_snapshot, "save a picture of the board as it is lit now")
+    p.add_argument("file", metavar="FILE.png")
+    p = add("export", cmd_export, "save the game as a Jellyfish .mat file for GNU Backgammon")
+    p.add_argument("file", metavar="FILE.mat")
+    p = add("deploy", cmd_deploy, "compile the firmware with mpy-cross and copy it to a board")
+    p.add_argument("--board", default="pico", help="board module (firmware/boards/NAME.py)")
+    p.add_argument("--build", default="build", help="where the compiled firmware goes")
+    p.add_argument("--dry-run", action="store_true", help="print the commands, run none")
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except LedgammonError as exc:
+        print("ledgammon: %s" % exc, file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `ledgammon history | head`
+        return 0

@@ -1,0 +1,169 @@
+"""A client for the board's JSON-lines protocol (docs/protocol.md), the same for board and sim.
+
+Requests carry increasing ids; a reply is matched by its id, events that arrive meanwhile are
+queued for `events()`, and lines that are not JSON objects (a traceback, a REPL banner) are
+skipped, so one connection can both drive a game and follow it.
+"""
+
+from __future__ import annotations
+
+import base64
+import collections
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from .errors import BoardError, NoAnswer, ProtocolMismatch
+from .transport import Transport
+
+PROTOCOL = 1  # the protocol version these tools speak
+MAX_EVENTS = 10000  # queued events beyond this are dropped, oldest first
+
+
+class Client:
+    """One connection to a board (or the simulator) on `port_url`.
+
+    Construction opens the port and (with `check`) asks `hello`, so a wrong port fails at
+    once: NoSuchPort, PortBusy, NoAnswer or ProtocolMismatch.
+    """
+
+    def __init__(
+        self, port_url: str, timeout: float = 2.0, check: bool = True, exclusive: bool = True
+    ) -> None:
+        self.url = port_url
+        self.timeout = timeout
+        self.transport = Transport(port_url, exclusive)
+        self._next_id = 1
+        self._events: collections.deque[dict[str, Any]] = collections.deque(maxlen=MAX_EVENTS)
+        self.info: dict[str, Any] = {}
+        if check:
+            try:
+                self.hello()
+            except BaseException:
+                self.close()
+                raise
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.transport.close()
+
+    # the wire
+    def request(self, cmd: str, **args: Any) -> dict[str, Any]:
+        """Sends one request and returns its reply as is (`ok` true or false).
+
+        NoAnswer when no reply with this request's id comes within the timeout.
+        """
+        rid = self._next_id
+        self._next_id = rid + 1 if rid < 1 << 30 else 1
+        msg: dict[str, Any] = {"cmd": cmd, "id": rid}
+        msg.update(args)
+        self.transport.write_line(json.dumps(msg, separators=(",", ":")).encode())
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            line = self.transport.read_line(left) if left > 0 else None
+            if line is None:
+                raise NoAnswer(
+                    "no answer from a board on %s within %.1f s (is the ledgammon firmware "
+                    "running there?)" % (self.url, self.timeout)
+                )
+            obj = self._parse(line)
+            if obj is not None and obj.get("id") == rid and "ok" in obj:
+                return obj
+
+    def call(self, cmd: str, **args: Any) -> dict[str, Any]:
+        """Like `request`, but an error reply raises BoardError."""
+        reply = self.request(cmd, **args)
+        if not reply.get("ok"):
+            err = reply.get("error") or {}
+            raise BoardError(str(err.get("code", "error")), str(err.get("message", "")))
+        return reply
+
+    def _parse(self, line: bytes) -> dict[str, Any] | None:
+        """A reply object, or None after queueing an event or skipping a non-JSON line."""
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            return None
+        if not isinstance(obj, dict):
+            return None
+        if "event" in obj:
+            self._events.append(obj)
+            return None
+        return obj
+
+    def events(self, timeout: float = 0.0) -> Iterator[dict[str, Any]]:
+        """The queued events, then those arriving within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self._events:
+                yield self._events.popleft()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            line = self.transport.read_line(left)
+            if line is None:
+                return
+            self._parse(line)  # a stray reply (to a request that timed out) is dropped
+
+    def poll_events(self, timeout: float = 0.0) -> list[dict[str, Any]]:
+        return list(self.events(timeout))
+
+    # the requests, typed
+    def hello(self) -> dict[str, Any]:
+        """Asks the board who it is; ProtocolMismatch unless it speaks our version."""
+        reply = self.call("hello")
+        if reply.get("protocol") != PROTOCOL:
+            raise ProtocolMismatch(
+                "the board on %s speaks protocol %r; these tools speak %d: update %s"
+                % (
+                    self.url,
+                    reply.get("protocol"),
+                    PROTOCOL,
+                    "the firmware" if (reply.get("protocol") or 0) < PROTOCOL else "ledgammon",
+                )
+            )
+        self.info = reply
+        return reply
+
+    def state(self) -> dict[str, Any]:
+        return self.call("state")
+
+    def frame(self) -> bytes:
+        """The LED frame as the board holds it: 3 bytes per LED (see `leds` order) in chain
+        order."""
+        return base64.b64decode(self.call("leds")["frame"])
+
+    def leds(self) -> dict[str, Any]:
+        return self.call("leds")
+
+    def press(self, button: str) -> dict[str, Any]:
+        return self.call("press", button=button)
+
+    def roll(self, dice: tuple[int, int] | list[int] | None = None) -> dict[str, Any]:
+        if dice is None:
+            return self.call("roll")
+        return self.call("roll", dice=list(dice))
+
+    def move(self, play: str) -> dict[str, Any]:
+        return self.call("move", play=play)
+
+    def undo(self) -> dict[str, Any]:
+        return self.call("undo")
+
+    def new_game(self) -> dict[str, Any]:
+        return self.call("new")
+
+    def history(self) -> dict[str, Any]:
+        return self.call("history")
+
+    def config(self, **settings: Any) -> dict[str, Any]:
+        if settings:
+            return self.call("config", set=settings)
+        return self.call("config")

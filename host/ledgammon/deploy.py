@@ -1,0 +1,122 @@
+"""`ledgammon deploy`: compile the firmware with mpy-cross and copy it to a board with mpremote.
+
+Precompiled .mpy files load faster and need far less heap on the board than source compiled
+there. main.py stays source (MicroPython only runs main.py), sim_main.py is not shipped, and
+a stale X.py on the board beside a new X.mpy would shadow it (.py is found first), so those
+are removed before copying. mpremote interrupts the running game with "\\r\\x03", which the
+firmware's serial task takes as the request for the REPL (docs/protocol.md). Every mpremote
+call says `resume`: no soft reset, because a soft reset stops the timer that feeds the
+watchdog while the REPL is up (main.py) and the board would restart in the middle of the copy.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+from .errors import DeployError
+from .sim import FIRMWARE
+
+ARCH = {"pico": "armv6m", "esp32s3": "xtensawin"}  # mpy-cross -march per board module
+SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
+HOST_ONLY = ("sim_main.py",)
+
+
+def _tool(name: str) -> str:
+    """A tool of the venv (next to this Python), else from PATH."""
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    if os.access(here, os.X_OK):
+        return here
+    found = shutil.which(name)
+    if not found:
+        raise DeployError("%s is not installed (pip install %s)" % (name, name))
+    return found
+
+
+def sources(firmware: str = FIRMWARE) -> list[str]:
+    """Firmware files to ship, relative to `firmware`, in a stable order."""
+    out = []
+    for folder, dirs, files in os.walk(firmware):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        for f in sorted(files):
+            rel = os.path.relpath(os.path.join(folder, f), firmware)
+            if f.endswith(".py") and rel not in HOST_ONLY:
+                out.append(rel)
+    return out
+
+
+def compile_firmware(
+    build: str, board: str = "pico", firmware: str = FIRMWARE, mpy_cross: str | None = None
+) -> list[str]:
+    """Compiles (or copies) every firmware file into `build`; returns the files made there."""
+    if board not in ARCH:
+        raise DeployError("unknown board %r (one of %s)" % (board, ", ".join(sorted(ARCH))))
+    tool = mpy_cross or _tool("mpy-cross")
+    if os.path.isdir(build):
+        shutil.rmtree(build)
+    made = []
+    for rel in sources(firmware):
+        src = os.path.join(firmware, rel)
+        out = rel if rel in SOURCE_ONLY else rel[:-3] + ".mpy"
+        dest = os.path.join(build, out)
+        os.makedirs(os.path.dirname(dest) or build, exist_ok=True)
+        if rel in SOURCE_ONLY:
+            shutil.copyfile(src, dest)
+        else:
+            cmd = [tool, "-march=" + ARCH[board], "-s", rel, "-o", dest, src]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise DeployError("mpy-cross failed on %s: %s" % (rel, proc.stderr.strip()))
+        made.append(out)
+    return made
+
+
+def _cleanup_code(made: list[str]) -> str:
+    """MicroPython code removing the .py twins of the .mpy files about to be copied."""
+    stale = [m[:-4] + ".py" for m in made if m.endswith(".mpy")]
+    return (
+        "import os\n"
+        "for f in %r:\n"
+        "    try:\n"
+        "        os.remove(f)\n"
+        "    except OSError:\n"
+        "        pass\n" % (stale,)
+    )
+
+
+def commands(
+    port: str, build: str, made: list[str], mpremote: str = "mpremote"
+) -> list[list[str]]:
+    """The mpremote command lines that install `made` (files in `build`) on the board.
+
+    Run with cwd=build: the top-level names are copied to the board's root (folders with -r),
+    then the board is reset so the new main.py starts.
+    """
+    top = sorted({m.split(os.sep)[0] for m in made})
+    board = [mpremote, "connect", port, "resume"]
+    return [
+        board + ["exec", _cleanup_code(made)],
+        board + ["fs", "cp", "-r", *top, ":"],
+        board + ["reset"],
+    ]
+
+
+def deploy(port: str, board: str = "pico", build: str = "build", dry_run: bool = False) -> None:
+    """Compiles into BUILD/firmware-BOARD and installs it on the board on `port`."""
+    out = os.path.join(build, "firmware-" + board)
+    made = compile_firmware(out, board)
+    print("compiled %d files into %s" % (len(made), out))
+    tool = "mpremote" if dry_run else _tool("mpremote")
+    for cmd in commands(port, out, made, tool):
+        shown = " ".join(a if "\n" not in a else "'<cleanup>'" for a in cmd)
+        print("$ (cd %s && %s)" % (out, shown))
+        if dry_run:
+            continue
+        proc = subprocess.run(cmd, cwd=out)
+        if proc.returncode != 0:
+            raise DeployError(
+                "mpremote failed (exit code %d): is the board on %s and not in use by another "
+                "program?" % (proc.returncode, port)
+            )

@@ -1,0 +1,177 @@
+"""`ledgammon snapshot board.png`: a picture of the board as it is lit, from its LED frame.
+
+Every LED is drawn where hardware/board.json puts it (millimetres, seen from player 0),
+in the colour the frame gives it, with a soft glow; dark LEDs are dim grey dots, so the
+strips' layout stays visible. The README's picture is made by `demo()`: the firmware's own
+controller and renderer, run in-process, in the middle of a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import sys
+import tempfile
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
+
+from . import boardinfo
+from .board_text import player_colours, status_line
+from .boardinfo import RGB, Board
+
+S = 1.6  # pixels per millimetre
+MARGIN = 24
+CAPTION = 70
+BACK, WOOD, FELT, TRAY = (22, 22, 26), (96, 64, 40), (24, 66, 48), (18, 50, 37)
+TRIANGLES = ((222, 200, 160, 70), (150, 50, 36, 90))
+DARK_LED, DARK_RIM, TEXT = (46, 46, 46), (84, 84, 84), (235, 225, 205)
+
+
+def _px(x: float, y: float) -> tuple[float, float]:
+    return (MARGIN + x * S, MARGIN + y * S)
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    try:
+        return ImageFont.load_default(size=size)
+    except (OSError, TypeError):  # Pillow without FreeType: the small bitmap font
+        return ImageFont.load_default()
+
+
+def _board_shapes(img: Image.Image, board: Board) -> None:
+    g = board.geometry
+    bw, bh = g.get("board", (660, 620))
+    top, bottom = g.get("edges", (20, 600))
+    d = ImageDraw.Draw(img, "RGBA")
+    d.rounded_rectangle([_px(0, 0), _px(bw, bh)], radius=int(10 * S), fill=WOOD)
+    for x0, x1 in g.get("playing_field", ()):
+        d.rectangle([_px(x0, top), _px(x1, bottom)], fill=FELT)
+    tray = g.get("tray")
+    if tray:
+        d.rectangle([_px(tray[0] + 8, top), _px(tray[1] - 8, bottom)], fill=TRAY)
+    half = g.get("point_width", 40) / 2
+    length = board.leds_per_point * board.pitch
+    segs = g.get("segments", {})
+    font = _font(int(7.5 * S))
+    for k in range(1, 25):
+        seg = segs.get("p%d" % k)
+        if not seg:
+            continue
+        (x, y), sign = seg["base"], -1 if seg["dir"] == "up" else 1
+        tri = [_px(x - half, y), _px(x + half, y), _px(x, y + sign * length)]
+        d.polygon(tri, fill=TRIANGLES[k % 2])
+        ty = y - sign * 10 if 0 < y - sign * 10 < bh else y
+        d.text(_px(x, ty), str(k), fill=TEXT, font=font, anchor="mm")
+    for name, word in (("bar0", "bar"), ("bar1", "bar"), ("off0", "off"), ("off1", "off")):
+        seg = segs.get(name)
+        if seg:
+            (x, y), sign = seg["base"], -1 if seg["dir"] == "up" else 1
+            d.text(_px(x, y - sign * 10), word, fill=TEXT, font=font, anchor="mm")
+
+
+def render(frame: bytes | bytearray, board: Board | str,
+           state: Mapping[str, Any] | None = None) -> Image.Image:
+    """The picture as a Pillow image (RGB); `state` adds a caption line."""
+    if isinstance(board, str):
+        board = boardinfo.load(board)
+    bw, bh = board.geometry.get("board", (660, 620))
+    size = (int(bw * S + 2 * MARGIN), int(bh * S + 2 * MARGIN + (CAPTION if state else 0)))
+    img = Image.new("RGB", size, BACK)
+    _board_shapes(img, board)
+    glow = Image.new("RGB", size, (0, 0, 0))
+    gd = ImageDraw.Draw(glow)
+    k = boardinfo.gain(frame, board.brightness_levels)
+    r = 0.36 * board.pitch * S
+    leds = board.decode(frame)
+    dots = []
+    for name, places in board.positions().items():
+        for c, (x, y) in zip(leds.get(name, ()), places, strict=True):
+            cx, cy = _px(x, y)
+            shown = boardinfo.to_screen(c, k) if max(c) else None
+            if shown:
+                gd.ellipse([cx - 2.2 * r, cy - 2.2 * r, cx + 2.2 * r, cy + 2.2 * r], fill=shown)
+            dots.append(((cx, cy), shown))
+    glow = glow.filter(ImageFilter.GaussianBlur(radius=1.3 * r))
+    img = ImageChops.add(img, ImageChops.multiply(glow, Image.new("RGB", size, (150,) * 3)))
+    d = ImageDraw.Draw(img)
+    for (cx, cy), shown in dots:  # over the glow, so each LED's centre has its own colour
+        box = [cx - r, cy - r, cx + r, cy + r]
+        if shown:
+            d.ellipse(box, fill=shown, outline=_lighter(shown), width=max(1, int(S)))
+        else:
+            d.ellipse(box, fill=DARK_LED, outline=DARK_RIM, width=max(1, int(S)))
+    if state:
+        _caption(img, leds, state, int(bh * S + 2 * MARGIN))
+    return img
+
+
+def _lighter(c: RGB) -> RGB:
+    return (min(255, c[0] + 60), min(255, c[1] + 60), min(255, c[2] + 60))
+
+
+def _caption(img: Image.Image, leds: dict[str, list[RGB]], state: Mapping[str, Any],
+             y: int) -> None:
+    d = ImageDraw.Draw(img)
+    line = status_line(state, player_colours(leds, state))
+    d.text((MARGIN, y), line, fill=TEXT, font=_font(22))
+    pid = state.get("position_id")
+    if pid:
+        d.text((MARGIN, y + 32), "Position ID %s" % pid, fill=(170, 170, 170), font=_font(18))
+
+
+def save_png(frame: bytes | bytearray, board: Board | str, path: str,
+             state: Mapping[str, Any] | None = None) -> None:
+    """Writes the picture of `frame` on `board` (a Board or a board name) to `path`."""
+    render(frame, board, state).save(path, "PNG", optimize=True)
+
+
+def demo(seed: int = 11, turns: int = 14, board_name: str = "pico"
+         ) -> tuple[bytes, dict[str, Any]]:
+    """A real mid-game frame and state: the firmware's controller and renderer, in-process,
+    play `turns` random turns, then the next player rolls and picks up a checker."""
+    fw = boardinfo.firmware_dir()
+    if fw not in sys.path:
+        sys.path.insert(0, fw)
+    mod: Any = importlib.import_module("boards." + board_name)
+    fw_mods: dict[str, Any] = {
+        name: importlib.import_module(name)
+        for name in ("controller", "gammon.dice", "output", "renderer", "storage")
+    }
+    boot = fw_mods["controller"].boot
+    dice = fw_mods["gammon.dice"]
+    strip = fw_mods["output"].FakeStrip(mod.LED_COUNT, mod.LED_ORDER)
+    renderer = fw_mods["renderer"].Renderer(mod, strip, 0)
+    rnd = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        ctl = boot(fw_mods["storage"].Store(tmp + os.sep), dice.Dice(dice.SeededBytes(seed)),
+                   "full", None, 0, mod.BRIGHTNESS_LEVELS)
+        t = 0
+        while turns > 0 or ctl.state(False)["phase"] != "move":
+            t += 1000
+            ctl.tick(t)
+            st = ctl.state()
+            if st["phase"] in ("opening", "roll", "done"):
+                turns -= 1
+                ctl.roll(t)
+            elif st["phase"] == "move" and turns > 0:
+                ctl.move(rnd.choice(st["plays"]), t)
+            elif st["phase"] == "over":
+                ctl.new_game(t)
+        st = ctl.state()
+        first = st["plays"][0].split()[0].split("/")[0]
+        own = 25 if first == "bar" else int(first)
+        ctl.press("BAR" if own == 25 else "p%d" % (own if st["turn"] == 0 else 25 - own), t)
+        t = (t >> 10 << 10) + 1536  # destinations blinking on, the selection at its peak
+        ctl.tick(t)
+        renderer.render(ctl.view, t)
+        st = ctl.state()
+        st.setdefault("selected", own)
+        return bytes(strip.buf), st
+
+
+if __name__ == "__main__":  # python -m ledgammon.picture docs/board.png
+    frame, state = demo()
+    save_png(frame, "pico", sys.argv[1] if len(sys.argv) > 1 else "board.png", state)

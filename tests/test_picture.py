@@ -1,0 +1,127 @@
+"""The snapshot picture and the board layout it stands on: every LED drawn where
+hardware/board.json puts it, in the colour the frame gives it."""
+
+import os
+import runpy
+
+import pytest
+from ledgammon import boardinfo, picture
+from ledgammon.board_text import player_colours
+from PIL import Image
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+BOARD = boardinfo.load("pico")
+
+
+@pytest.fixture(scope="module")
+def midgame():
+    return picture.demo()
+
+
+def centre(name, i):
+    x, y = BOARD.positions()[name][i]
+    px, py = picture._px(x, y)
+    return round(px), round(py)
+
+
+def test_the_board_module_and_geometry_are_read_from_the_checkout():
+    assert BOARD.name == "pico" and BOARD.led_count == 440 and BOARD.order == "GRB"
+    assert sum(s.count for s in BOARD.segments.values()) == BOARD.led_count
+    assert BOARD.segments["p2"].index(0) == 29  # step -1: the base is the segment's end
+    assert BOARD.segments["p1"].index(0) == 0
+    assert boardinfo.load("esp32s3").segments == BOARD.segments
+    with pytest.raises(ValueError):
+        boardinfo.load("../hardware/board")
+    with pytest.raises(ValueError):
+        boardinfo.load("nosuchboard")
+
+
+def test_led_places_agree_with_the_hardware_description():
+    desc = runpy.run_path(os.path.join(ROOT, "hardware", "description.py"))
+    want = desc["positions"](desc["load"]())  # chain index -> (x, y)
+    mine = BOARD.positions()
+    for name, seg in BOARD.segments.items():
+        for i in range(seg.count):
+            assert mine[name][i] == pytest.approx(want[seg.index(i)])
+
+
+def test_decoding_takes_the_strips_byte_order():
+    frame = bytearray(BOARD.led_count * 3)
+    frame[29 * 3 : 29 * 3 + 3] = bytes((10, 20, 30))  # GRB: g=10 r=20 b=30
+    leds = BOARD.decode(frame)
+    assert leds["p2"][0] == (20, 10, 30)
+    assert BOARD.decode(b"")["p1"][0] == (0, 0, 0)  # a short frame is dark, not an error
+
+
+def test_screen_colours():
+    assert boardinfo.to_screen((0, 0, 0)) == (0, 0, 0)
+    assert boardinfo.to_screen((255, 0, 0)) == (255, 0, 0)
+    dim = boardinfo.to_screen((64, 32, 0))
+    assert dim[0] > 64 and dim[0] == 2 * dim[1]  # brighter for the eye, same hue
+    assert boardinfo.gain(bytes((0, 128, 0))) == pytest.approx(255 / 128)
+    assert boardinfo.gain(bytes((0, 2, 0)), (32,)) == pytest.approx(255 / 32)  # faint stays
+    assert boardinfo.gain(b"") == 1.0
+    for c, word in (((200, 0, 10), "red"), ((255, 110, 0), "orange"), ((0, 70, 255), "blue"),
+                    ((255, 255, 255), "white"), ((0, 255, 40), "green"), ((0, 0, 0), "dark")):
+        assert boardinfo.colour_name(c) == word
+
+
+def test_every_led_is_drawn_at_its_place_in_its_colour(midgame):
+    frame, state = midgame
+    img = picture.render(frame, BOARD, state)
+    k = boardinfo.gain(frame, BOARD.brightness_levels)
+    leds = BOARD.decode(frame)
+    for name, seg in BOARD.segments.items():
+        for i in range(seg.count):
+            c = leds[name][i]
+            want = boardinfo.to_screen(c, k) if max(c) else picture.DARK_LED
+            assert img.getpixel(centre(name, i)) == want, (name, i)
+    colours = [boardinfo.to_screen(c, k) for c in player_colours(leds, state)]
+    turn, own = state["turn"], state["selected"]
+    picked = own if turn == 0 else 25 - own  # its top checker shows the selection colour
+    for p in range(2):
+        for kk in range(1, 25):
+            seg = BOARD.segments["p%d" % kk]
+            lit = [img.getpixel(centre("p%d" % kk, i)) for i in range(seg.count)]
+            n = state["board"]["p%d" % p][kk - 1]
+            assert lit.count(colours[p]) == n - (p == turn and kk == picked)
+
+
+def test_a_dark_board_and_a_single_led(tmp_path):
+    frame = bytearray(BOARD.led_count * 3)
+    img = picture.render(frame, "pico")
+    assert all(img.getpixel(centre(n, 0)) == picture.DARK_LED for n in BOARD.segments)
+    i = BOARD.segments["die1"].index(4)
+    frame[i * 3 : i * 3 + 3] = bytes((0, 255, 0))  # red at full: the die's centre pip
+    img = picture.render(frame, "pico")
+    assert img.getpixel(centre("die1", 4)) == (255, 0, 0)
+    assert img.getpixel(centre("die1", 3)) == picture.DARK_LED
+    x, y = centre("die1", 4)
+    halo = img.getpixel((x, y + 12))  # between two dots: the glow reddens the felt
+    felt = picture.render(bytearray(len(frame)), "pico").getpixel((x, y + 12))
+    assert halo[0] > felt[0] + 20
+
+
+def test_save_png_writes_a_picture_with_a_caption(tmp_path, midgame):
+    frame, state = midgame
+    path = str(tmp_path / "board.png")
+    picture.save_png(frame, "pico", path)
+    plain = Image.open(path)
+    assert plain.format == "PNG" and plain.mode == "RGB" and plain.size[0] > 1000
+    picture.save_png(frame, BOARD, path, state)
+    captioned = Image.open(path)
+    assert captioned.size == (plain.size[0], plain.size[1] + picture.CAPTION)
+
+
+def test_the_demo_is_mid_game_with_a_checker_picked_up(midgame):
+    frame, state = midgame
+    assert state["phase"] == "move" and state["selected"] is not None
+    assert 30 < sum(state["pips"]) < 2 * 167
+    assert max(frame) > 0
+
+
+def test_the_readme_picture_is_there():
+    img = Image.open(os.path.join(ROOT, "docs", "board.png"))
+    frame, state = picture.demo()
+    assert img.format == "PNG"
+    assert img.size == picture.render(frame, BOARD, state).size

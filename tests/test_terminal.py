@@ -1,0 +1,481 @@
+"""The terminal view: the screen drawn from real firmware frames, keys and clicks to buttons,
+the live loop with a fake screen playing a game, and real curses in a pseudo-terminal."""
+
+import json
+import os
+import pty
+import random
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import weakref
+
+import pytest
+from app import build
+from boards import pico
+from gammon.dice import Dice, SeededBytes
+from gammon.notation import parse_steps
+from inputs import DirectKeys
+from ledgammon import board_text, boardinfo, terminal
+from ledgammon.board_text import BOTTOM, TOP, point_slot
+from output import FakeStrip
+from storage import Store
+
+BOARD = boardinfo.load("pico")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class LocalClient:
+    """The firmware's own protocol, controller and renderer in-process, behind the host
+    client's interface (request, poll_events, info); each request is 40 ms of board time."""
+
+    def __init__(self, seed=1, layout="full"):
+        self.t = 1000
+        self._out = []
+        self._events = []
+        self.requests = []
+        self.dir = tempfile.mkdtemp(prefix="lg-term-")
+        weakref.finalize(self, shutil.rmtree, self.dir, True)  # even if a test fails
+        strip = FakeStrip(pico.LED_COUNT, pico.LED_ORDER)
+        self.app = build(pico, layout, DirectKeys({}), strip, Store(self.dir + "/"),
+                         Dice(SeededBytes(seed)), clock=lambda: self.t, serial=True,
+                         write=self._out.append)
+        self.rid = 0
+        self.info = self.request("hello")
+
+    def request(self, cmd, **args):
+        self.t += 40
+        self.app.frame(self.t)
+        self.rid += 1
+        self.requests.append(dict(args, cmd=cmd))
+        line = json.dumps(dict(args, cmd=cmd, id=self.rid)).encode() + b"\n"
+        self.app.protocol.feed(line, self.t)
+        reply = None
+        for raw in b"".join(bytes(x) for x in self._out).split(b"\n"):
+            if raw.strip():
+                obj = json.loads(raw)
+                if "event" in obj:
+                    self._events.append(obj)
+                elif obj.get("id") == self.rid:
+                    reply = obj
+        self._out.clear()
+        return reply
+
+    def poll_events(self, timeout=0.0):
+        out, self._events = self._events, []
+        return out
+
+    def frame(self):
+        import base64
+
+        return base64.b64decode(self.request("leds")["frame"])
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def half(scr, row, col, upper):
+    """The colour of the upper or lower LED drawn in a cell (None: no LED there)."""
+    ch, st = scr.chars[row][col], scr.styles[row][col]
+    if ch == "▀":
+        return st.fg if upper else st.bg
+    if ch == "▄":
+        return None if upper else st.fg
+    return None
+
+
+def column_colours(scr, name):
+    """The colours shown for a point, bar or tray segment, base first."""
+    if name.startswith("p"):
+        col, top = point_slot(int(name[1:]))
+        col += 1
+    else:
+        col = board_text.BAR + 1 if name.startswith("bar") else board_text.TRAY + 2
+        top = name.endswith("1")
+    out = []
+    for i in range(BOARD.segments[name].count):
+        h = i if top else 15 - i
+        out.append(half(scr, (TOP if top else BOTTOM) + h // 2, col, h % 2 == 0))
+    return out
+
+
+def play_random(client, rnd, turns):
+    """Plays `turns` turns with random legal plays through the protocol."""
+    while turns > 0:
+        st = client.request("state")
+        if st["phase"] in ("opening", "roll", "done"):
+            client.request("roll")
+            turns -= 1
+        elif st["phase"] == "move":
+            client.request("move", play=rnd.choice(st["plays"]))
+        else:
+            return
+
+
+def test_the_screen_shows_every_checker_where_the_board_has_it():
+    """Decoding the text screen back gives the checker counts of the board's state."""
+    client = LocalClient(seed=5)
+    rnd = random.Random(5)
+    checked = 0
+    try:
+        for _ in range(12):
+            play_random(client, rnd, 3)
+            for _ in range(20):  # let the dice animation end
+                client.request("hello")
+            st = client.request("state")
+            if st["phase"] == "over":
+                break
+            frame = client.frame()
+            scr = board_text.draw(frame, st, BOARD)
+            leds = BOARD.decode(frame)
+            shown = [boardinfo.to_screen(c, boardinfo.gain(frame, BOARD.brightness_levels))
+                     for c in board_text.player_colours(leds, st)]
+            assert shown[0] != shown[1]
+            b = st["board"]
+            for p in range(2):
+                for k in range(1, 25):
+                    assert column_colours(scr, "p%d" % k).count(shown[p]) == b["p%d" % p][k - 1]
+                assert column_colours(scr, "bar%d" % p).count(shown[p]) == b["bar"][p]
+                assert column_colours(scr, "off%d" % p).count(shown[p]) == b["off"][p]
+            turn = st["turn"]
+            col, top = point_slot(1)
+            assert scr.lines()[board_text.STATUS - 1][col + 1 : col + 3] == (
+                " 1" if turn == 0 else "24")
+            assert "Player %d (" % turn in scr.lines()[board_text.STATUS]
+            assert "pips 0:%d 1:%d" % tuple(st["pips"]) in scr.lines()[board_text.STATUS]
+            checked += 1
+    finally:
+        client.close()
+    assert checked >= 8
+
+
+def test_the_screen_fits_80x24_and_has_an_ascii_fallback():
+    client = LocalClient(seed=2)
+    try:
+        client.request("roll")
+        frame, st = client.frame(), client.request("state")
+    finally:
+        client.close()
+    for uni in (True, False):
+        scr = board_text.draw(frame, st, BOARD, unicode=uni, message="x" * 100, typed="12")
+        lines = scr.lines()
+        assert len(lines) == 24 and all(len(line) == 80 for line in lines)
+        assert len(scr.spans()) == 24
+        if not uni:
+            assert all(ch.isascii() for line in lines for ch in line)
+        assert "point 12_" in lines[board_text.STATUS + 1]
+    labels = [c for c in range(80) if scr.styles[0][c].reverse]  # point 12 is typed
+    col, _ = point_slot(12 if st["turn"] == 0 else 13)
+    assert labels == [col + 1, col + 2]
+
+
+@pytest.mark.parametrize(
+    "state, words",
+    [
+        ({"phase": "opening"}, "opening roll: press ROLL"),
+        ({"phase": "roll", "turn": 1}, "Player 1 (red): roll"),
+        ({"phase": "move", "turn": 0, "dice": [5, 3]}, "Player 0 (white): select a checker"),
+        ({"phase": "move", "selected": 13}, "select a destination"),
+        ({"phase": "done"}, "press ROLL to pass the turn"),
+        ({"phase": "over", "winner": 0, "result": 2}, "game over: gammon, player 0 wins 2 points"),
+        ({"phase": "over", "winner": 1, "result": 1}, "single game, player 1 wins 1 point"),
+        ({"phase": "over", "winner": 1, "result": 3, "cube": 2}, "backgammon, player 1 wins 6 "),
+        ({"phase": "roll", "menu": 1}, "menu: brightness"),
+        ({"phase": "roll", "entering": [4]}, "enter die 2: press your point 1-6"),
+    ],
+)
+def test_the_status_line_says_what_to_do(state, words):
+    line = board_text.status_line(dict(state, pips=[167, 160]), [(255, 255, 255), (200, 0, 10)])
+    assert words in line
+    assert line.endswith("pips 0:167 1:160")
+    if state["phase"] == "move" and "dice" in state:
+        assert "dice 5-3" in line
+
+
+class Recorder:
+    """A client that only records requests (and answers them ok)."""
+
+    def __init__(self, state=None):
+        self.info = {"board": "pico", "layout": "full"}
+        self.sent = []
+        self.state = state or {"phase": "move", "turn": 0}
+
+    def request(self, cmd, **args):
+        self.sent.append((cmd, args.get("button")))
+        if cmd == "state":
+            return dict(self.state, ok=True)
+        if cmd == "leds":
+            return {"ok": True, "frame": ""}
+        return {"ok": True}
+
+    def poll_events(self, timeout=0.0):
+        return []
+
+    def presses(self):
+        return [b for c, b in self.sent if c == "press"]
+
+
+def live(state, interactive=True):
+    client = Recorder(state)
+    view = terminal.LiveView(client, interactive, clock=lambda: 0.0)
+    view.poll()
+    return client, view
+
+
+@pytest.mark.parametrize(
+    "turn, keys, pressed",
+    [
+        (0, "r u m b o", ["ROLL", "UNDO", "MENU", "BAR", "OFF"]),
+        (0, "LEFT RIGHT ENTER SPACE", ["LEFT", "RIGHT", "SELECT", "SELECT"]),
+        (0, "1 3 ENTER", ["p13"]),
+        (1, "1 3 ENTER", ["p12"]),
+        (1, "6 ENTER 2 4 ENTER", ["p19", "p1"]),
+        (0, "2 5 ENTER 0 ENTER", ["BAR", "OFF"]),
+        (0, "1 2 3 ENTER", ["p23"]),  # the last two digits count
+        (0, "1 BACKSPACE 7 ENTER", ["p7"]),
+        (0, "1 ESC ENTER", ["SELECT"]),
+        (0, "3 0 ENTER x", []),
+    ],
+)
+def test_keys_press_the_boards_buttons(turn, keys, pressed):
+    client, view = live({"phase": "move", "turn": turn})
+    for key in keys.split():
+        assert view.key(" " if key == "SPACE" else key) is True
+    assert client.presses() == pressed
+    assert view.key("q") is False
+
+
+def test_a_point_number_out_of_range_is_explained():
+    client, view = live({"phase": "move", "turn": 0})
+    for key in ("3", "0", "ENTER"):
+        view.key(key)
+    assert client.presses() == []
+    assert "no point 30" in view.screen().lines()[board_text.STATUS + 1]
+
+
+def test_clicks_press_the_point_bar_tray_or_dice_under_them():
+    client, view = live({"phase": "move", "turn": 1})
+    scr = view.screen()
+    for k in range(1, 25):
+        col, top = point_slot(k)
+        for row in (0, 4, 8) if top else (12, 16, 20):
+            for c in range(col, col + 4):
+                view.key(("click", row, c), scr)
+                assert client.presses()[-1] == "p%d" % k
+    n = len(client.presses())
+    for row, col, button in ((3, 27, "BAR"), (15, 28, "BAR"), (2, 58, "OFF"), (18, 57, "OFF"),
+                             (10, 41, "ROLL"), (9, 48, "ROLL")):
+        view.key(("click", row, col), scr)
+        assert client.presses()[-1] == button
+    for row, col in ((10, 10), (2, 70), (23, 5)):  # the middle left, the panel, the help
+        view.key(("click", row, col), scr)
+    assert len(client.presses()) == n + 6
+
+
+def test_watch_mode_ignores_everything_but_q():
+    client, view = live({"phase": "roll", "turn": 0}, interactive=False)
+    for key in ("r", "u", "1", "ENTER", "n", "n", ("click", 4, 3)):
+        assert view.key(key, view.screen()) is True
+    assert [c for c, _ in client.sent if c not in ("leds", "state")] == []
+    assert "watching" in view.screen().lines()[-1]
+    assert view.key("q") is False
+
+
+def test_n_asks_before_abandoning_a_game_and_not_after_it_is_over():
+    client, view = live({"phase": "move", "turn": 0})
+    view.key("n")
+    assert ("new", None) not in client.sent
+    assert "press n again" in view.screen().lines()[board_text.STATUS + 1]
+    view.key("n")
+    assert ("new", None) in client.sent
+    client, view = live({"phase": "over", "winner": 0, "result": 1})
+    view.key("n")
+    assert ("new", None) in client.sent
+
+
+def test_the_selection_is_followed_through_events():
+    client, view = live({"phase": "move", "turn": 0})
+    view.take([{"event": "press", "button": "p13"}])
+    assert view.selected()
+    view.take([{"event": "press", "button": "p8"}, {"event": "step", "from": 13, "to": 8}])
+    assert not view.selected()
+    view.take([{"event": "press", "button": "p6"}])
+    view.take([{"event": "press", "button": "p6"}])  # pressed again: put back
+    assert not view.selected()
+    view.take([{"event": "press", "button": "p6"}, {"event": "press", "button": "UNDO"}])
+    assert not view.selected()
+    view.take([{"event": "press", "button": "p6"}, {"event": "press", "button": "p2"},
+               {"event": "error", "code": "illegal", "message": "no legal move there"}])
+    assert view.selected()
+    assert "no legal move there" in view.screen().lines()[board_text.STATUS + 1]
+
+
+class FakeDisplay:
+    """Screens shown are kept; keys come from `driver(view)`, called when none are queued."""
+
+    def __init__(self, view, driver):
+        self.view = view
+        self.driver = driver
+        self.queue = []
+        self.shown = []
+
+    def show(self, screen):
+        assert len(screen.lines()) == 24
+        self.shown.append(screen)
+
+    def key(self, timeout_ms):
+        assert 1 <= timeout_ms <= 100
+        self.view.now += 0.05
+        if not self.queue:
+            self.queue = list(self.driver(self.view))
+        return self.queue.pop(0) if self.queue else None
+
+
+def test_the_live_loop_plays_a_game_typed_at_the_keyboard():
+    """Every step typed as point numbers (the mover's own), ROLL with r, through the
+    firmware's protocol; the board's record is the plays chosen."""
+    client = LocalClient(seed=9)
+    rnd = random.Random(9)
+    chosen = []
+
+    def driver(view):
+        st = view.state
+        if st is None:
+            return [None]
+        if len(chosen) >= 16 and st["phase"] in ("roll", "done"):
+            return ["r", "q"]  # ROLL ends the last play's turn: the record has it
+        if st["phase"] in ("opening", "roll", "done"):
+            return ["r"]
+        if st["phase"] == "move" and not st["steps"]:
+            play = rnd.choice(st["plays"])
+            chosen.append((st["turn"], play))
+            keys = []
+            for frm, to in parse_steps(play):
+                keys += list(str(frm)) + ["ENTER"] + list(str(to)) + ["ENTER"]
+            return keys
+        return [None]
+
+    view = terminal.LiveView(client, True)
+    view.now = 0.0
+    view.clock = lambda: view.now
+    display = FakeDisplay(view, driver)
+    try:
+        assert terminal.loop(view, display, max_steps=3000) == 0
+        turns = client.request("history")["turns"]
+    finally:
+        client.close()
+    played = [(t["player"], t["play"]) for t in turns if t["play"]]
+    assert len(chosen) >= 16
+    assert played == chosen
+    assert any("select a destination" in s.lines()[board_text.STATUS] for s in display.shown)
+    assert any("press ROLL to pass the turn" in s.lines()[board_text.STATUS]
+               for s in display.shown)
+
+
+def test_curses_colours():
+    assert terminal.xterm256((0, 0, 0)) == 16
+    assert terminal.xterm256((255, 0, 0)) == 196
+    assert terminal.xterm256((128, 128, 128)) == 244
+    assert terminal.basic8((200, 0, 10)) == 1  # red
+    assert terminal.basic8((255, 200, 60)) == 3  # yellow
+    assert terminal.basic8((20, 20, 20)) == 0
+    assert terminal.normalize(10) == "ENTER" and terminal.normalize("q") == "q"
+    assert terminal.normalize(terminal.curses.KEY_LEFT) == "LEFT"
+
+
+CHILD = """
+import json, sys
+sys.path[:0] = %r
+from test_terminal import LocalClient
+from ledgammon import terminal
+client = LocalClient(seed=4)
+code = terminal.run_view(client, True, None)
+with open(%r, "w") as f:
+    json.dump({"code": code, "requests": client.requests}, f)
+client.close()
+"""
+
+
+def test_real_curses_in_a_pseudo_terminal(tmp_path):
+    """run_view under real curses on a pty (TERM=xterm-256color): the board is drawn, `r`
+    and a mouse click press buttons, `q` ends it with exit code 0."""
+    log = str(tmp_path / "log.json")
+    paths = [HERE, os.path.join(HERE, "..", "firmware"), os.path.join(HERE, "..", "host")]
+    master, slave = pty.openpty()
+    os.set_blocking(master, False)
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
+               COLUMNS="80", LINES="24")
+    proc = subprocess.Popen([sys.executable, "-c", CHILD % (paths, log)], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def wait_for(text, limit=20.0):
+        nonlocal seen
+        end = time.monotonic() + limit
+        while text not in seen and time.monotonic() < end:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+        return text in seen
+
+    try:
+        assert wait_for(b"ledgammon"), seen[-500:]
+        assert wait_for(b"opening roll")
+        os.write(master, b"r")
+        assert wait_for(b"select a checker"), seen[-500:]
+        col, _ = point_slot(24)
+        os.write(master, b"\x1b[<0;%d;%dM\x1b[<0;%d;%dm" % (col + 2, 4, col + 2, 4))
+        time.sleep(0.3)
+        os.write(master, b"q")
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    with open(log) as f:
+        result = json.load(f)
+    presses = [r["button"] for r in result["requests"] if r["cmd"] == "press"]
+    assert result["code"] == 0
+    assert presses == ["ROLL", "p24"]
+    assert "\x1b[38;5;" in seen.decode("utf-8", "replace")  # 256-colour paint
+
+
+def test_the_view_plays_on_the_simulator_through_the_real_client(tmp_path):
+    """The same loop on the MicroPython simulator over its pty, with the pyserial client."""
+    from ledgammon.client import Client
+    from ledgammon.sim import Simulator
+
+    rnd = random.Random(1)
+    chosen = []
+
+    def driver(view):
+        st = view.state
+        if st is None:
+            return [None]
+        if len(chosen) >= 6 and st["phase"] in ("roll", "done"):
+            return ["r", "q"]
+        if st["phase"] in ("opening", "roll", "done"):
+            return ["r"]
+        if st["phase"] == "move" and not st["steps"]:
+            play = rnd.choice(st["plays"])
+            chosen.append(play)
+            keys = []
+            for frm, to in parse_steps(play):
+                keys += list(str(frm)) + ["ENTER"] + list(str(to)) + ["ENTER"]
+            return keys
+        return [None]
+
+    with Simulator(flash=str(tmp_path), seed=3) as sim, Client(sim.port) as client:
+        view = terminal.LiveView(client, True)
+        view.now = 0.0
+        display = FakeDisplay(view, driver)
+        assert terminal.loop(view, display, max_steps=2000) == 0
+        played = [t["play"] for t in client.history()["turns"]]
+    assert played == chosen and len(chosen) == 6
+    assert "Player " in display.shown[-1].lines()[board_text.STATUS]
