@@ -3,21 +3,10 @@
 # Prints one JSON line of figures.
 import json
 import sys
-import time
 
-sys.path.insert(0, (sys.argv[0].rsplit("/", 2)[0] or ".") + "/firmware")
+sys.path.insert(0, (sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else ".") + "/../firmware")
 from gammon import Position, legal_plays  # noqa: E402
-
-if hasattr(time, "ticks_us"):
-    ticks_us = time.ticks_us
-    ticks_diff = time.ticks_diff
-else:
-
-    def ticks_us():
-        return time.perf_counter_ns() // 1000
-
-    def ticks_diff(a, b):
-        return a - b
+from ticks import ticks_diff, ticks_us  # noqa: E402
 
 
 def load(path):

@@ -12,7 +12,6 @@
 import gc
 import json
 import sys
-import time
 
 args = sys.argv[1:]
 while "--path" in args:
@@ -39,34 +38,14 @@ from game import MOVE, OVER  # noqa: E402
 from gammon.dice import Dice, SeededBytes  # noqa: E402
 from inputs import MatrixKeys  # noqa: E402
 from renderer import Renderer  # noqa: E402
+from scenes import NullStrip  # noqa: E402
 from storage import Store  # noqa: E402
+from ticks import ticks_diff, ticks_us  # noqa: E402
 from view import button_of_target  # noqa: E402
-
-if hasattr(time, "ticks_us"):
-    ticks_us = time.ticks_us
-    ticks_diff = time.ticks_diff
-else:
-
-    def ticks_us():
-        return time.perf_counter_ns() // 1000
-
-    def ticks_diff(a, b):
-        return a - b
 
 
 def mem_alloc():
     return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
-
-
-class NullStrip:
-    """The frame buffer alone: write() only counts (the board's neopixel write is apart)."""
-
-    def __init__(self, count):
-        self.buf = bytearray(3 * count)
-        self.writes = 0
-
-    def write(self):
-        self.writes += 1
 
 
 class Matrix:

@@ -12,7 +12,6 @@
 # white checkers at full brightness, so that the supply limiter dims every frame.
 import gc
 import sys
-import time
 from array import array
 
 
@@ -23,6 +22,7 @@ def _here():
 
 
 sys.path.insert(0, _here() + "/../firmware")
+sys.path.append(_here() + "/../tests/firmware")  # scenes.py
 ARGS = sys.argv[1:]
 if "--path" in ARGS:
     sys.path.insert(0, ARGS[ARGS.index("--path") + 1])
@@ -30,49 +30,9 @@ if "--path" in ARGS:
 
 from boards import pico  # noqa: E402
 from renderer import Renderer  # noqa: E402
+from scenes import OPENING, OVER, ROLL, NullStrip, Supply, start  # noqa: E402
+from ticks import ticks_diff, ticks_us  # noqa: E402
 from view import MENU, TARGET_DICE, View  # noqa: E402
-
-MOVE, ROLL, OVER, OPENING = 2, 1, 4, 0  # game.py's phases
-
-try:
-    _us = time.ticks_us
-    _diff = time.ticks_diff
-except AttributeError:  # CPython
-
-    def _us():
-        return time.perf_counter_ns() // 1000
-
-    def _diff(a, b):
-        return a - b
-
-
-class NullStrip:
-    def __init__(self, count):
-        self.buf = bytearray(count * 3)
-
-    def write(self):
-        pass
-
-
-class Supply:
-    """pico with another supply."""
-
-    def __init__(self, supply_ma):
-        for name in dir(pico):
-            if name[0] != "_":
-                setattr(self, name, getattr(pico, name))
-        self.SUPPLY_MA = supply_ma
-
-
-def start(v, palette, level):
-    for point, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
-        v.pts0[point] = n
-        v.pts1[25 - point] = n
-    v.phase = MOVE
-    v.palette = palette
-    v.brightness = level
-    v.dice[0] = 6
-    v.dice[1] = 3
 
 
 def kind(v, name, now):
@@ -111,6 +71,8 @@ def run(board, name, palette, level, frames):
     r = Renderer(board, strip)
     v = View()
     start(v, palette, level)
+    v.dice[0] = 6
+    v.dice[1] = 3
     kind(v, name, 0)
     r.render(v, 0)  # warm up (and the first write)
     total = worst = written = limited = 0
@@ -123,9 +85,9 @@ def run(board, name, palette, level, frames):
     now = 0
     for i in range(frames):
         now += 16
-        t0 = _us()
+        t0 = ticks_us()
         w = r.render(v, now)
-        dt = _diff(_us(), t0)
+        dt = ticks_diff(ticks_us(), t0)
         times[i] = dt if dt < 65535 else 65535
         total += dt
         worst = dt if dt > worst else worst
@@ -160,10 +122,10 @@ def main(frames):
         print("%-20s %7d %7d %7d %7d %7d %7s" % (label, mean, p99, worst, written, limited, alloc))
     strip = NullStrip(pico.LED_COUNT)
     r = Renderer(Supply(1000), strip)
-    t0 = _us()
+    t0 = ticks_us()
     for _ in range(frames):
         r.render_solid((255, 255, 255))
-    mean = _diff(_us(), t0) // frames
+    mean = ticks_diff(ticks_us(), t0) // frames
     print("%-20s %7d %7s %7s %7d %7d" % ("all white (solid)", mean, "", "", frames, frames))
 
 

@@ -16,7 +16,8 @@
 # watchdog does the rest; the controller itself never raises on a press.
 import sys
 
-from inputs import Inputs, sleep_ms, ticks_diff, ticks_ms
+from inputs import Inputs, sleep_ms
+from ticks import ticks_diff, ticks_ms
 
 try:
     import asyncio

@@ -5,6 +5,7 @@ import fill
 from game import DONE, MOVE, OPENING, OVER, hop_text
 from gammon.play import check_dice
 from settings import DEFAULT_LEVELS
+from ticks import ticks_add, ticks_diff
 from view import BLINK_MS, FLASH_MS, ROLL_MS, TARGET_DICE, View, point_of, target_of_button
 
 
@@ -113,7 +114,7 @@ class Controller:
             ev["button"] = button
         self.emit(ev)
         self.view.flash_target = target if target >= 0 else TARGET_DICE
-        self.view.flash_until = now + FLASH_MS
+        self.view.flash_until = ticks_add(now, FLASH_MS) or 1  # ticks wrap; 0 is 'none'
         self.view.changed += 1
 
     # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
@@ -162,10 +163,10 @@ class Controller:
         self.emit(ev)
         if not moved:
             self.shown = dice
-            self.view.blink_until = now + BLINK_MS
+            self.view.blink_until = ticks_add(now, BLINK_MS) or 1
             self.emit({"event": "nomove", "player": player, "dice": list(dice)})
             self.emit({"event": "turn", "player": g.turn})
-        self.view.rolling_until = now + ROLL_MS
+        self.view.rolling_until = ticks_add(now, ROLL_MS) or 1
         if g.phase == MOVE and self.settings.autoplay and g.turn_state.forced:
             self.emit_steps(g.play_forced(), player)
         self.changed(now)
@@ -209,8 +210,17 @@ class Controller:
         return menu.configure(self, key, value, now_ms)
 
     def tick(self, now_ms):
-        """Timed transitions: the dice of a passed turn go dark after their blink."""
-        if self.shown and self.view.blink_until - now_ms <= 0:
+        """Timed transitions: deadlines reached go back to 0 (none) before the ticks wrap
+        makes them look ahead again (nothing shown changes: view.changed stays); the dice of
+        a passed turn go dark after their blink."""
+        v = self.view
+        if v.flash_until and ticks_diff(v.flash_until, now_ms) <= 0:
+            v.flash_until = 0
+        if v.rolling_until and ticks_diff(v.rolling_until, now_ms) <= 0:
+            v.rolling_until = 0
+        if v.blink_until and ticks_diff(v.blink_until, now_ms) <= 0:
+            v.blink_until = 0
+        if self.shown and not v.blink_until:
             self.shown = None
             self.refresh(now_ms)
 

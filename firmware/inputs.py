@@ -16,7 +16,7 @@
 # LEFT, RIGHT, MENU: the cursor moves one way and back before the menu opens. There is no
 # "pressed within 150 ms" window on top: a quick LEFT tap followed by a RIGHT tap must stay a
 # cursor move, and a sloppy chord keeps the first key down long enough anyway.
-import time
+from ticks import ticks_diff, ticks_ms
 
 try:
     import asyncio
@@ -36,18 +36,6 @@ LONG_MS = const(800)
 STUCK_MS = const(5000)
 POLL_MS = const(5)
 MAX_KEYS = const(30)  # bit 29 is the highest that stays a small int on 32-bit ports
-
-if hasattr(time, "ticks_ms"):
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff
-else:  # CPython
-
-    def ticks_ms():
-        return time.monotonic_ns() // 1000000
-
-    def ticks_diff(a, b):
-        return a - b
-
 
 if asyncio is not None and hasattr(asyncio, "sleep_ms"):
     sleep_ms = asyncio.sleep_ms

@@ -24,8 +24,6 @@
 # (power.frame_current_ma / limit_scale, the scale applied as power.dim does). render()
 # allocates nothing: the frame is one byte per LED (a colour-table entry) expanded into
 # strip.buf and written, only when the entries or the colours differ from the last frame.
-import time
-
 import power
 from glyphs import (  # noqa: F401 (tests, host)
     FACE_ALL,
@@ -63,6 +61,7 @@ from palette import (
     stacks,
     uses,
 )
+from ticks import TICKS_MAX, ticks_diff
 from view import MENU, TARGET_BAR, TARGET_DICE, TARGET_OFF
 
 try:
@@ -71,16 +70,6 @@ except ImportError:
 
     def const(x):
         return x
-
-
-try:
-    _ticks_diff = time.ticks_diff
-    _TICKS_MASK = time.ticks_add(0, -1)  # the ticks period - 1: 2**30 - 1 on the boards
-except AttributeError:  # CPython: the boards' arithmetic on plain ints
-    _TICKS_MASK = 0x3FFFFFFF
-
-    def _ticks_diff(a, b):
-        return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
 _OPENING = const(0)  # game.py's phases
@@ -102,7 +91,7 @@ def _active(until, now_ms):
     wrap every 2**30 ms, so an old deadline comes round as 'ahead' again after 6 days."""
     if not until:
         return False
-    d = _ticks_diff(until, now_ms)
+    d = ticks_diff(until, now_ms)
     return 0 < d <= _AHEAD_MS
 
 
@@ -155,7 +144,7 @@ class Renderer:
         level = 0 if level < 0 else (255 if level > 255 else level)
         c = self.colours
         c.update(view.palette, power.level_scale(level), 1 if menu else 0)
-        t = (now_ms - self._t0) & _TICKS_MASK  # the phase of pulses and blinks (wraps as ticks)
+        t = (now_ms - self._t0) & TICKS_MAX  # the phase of pulses and blinks (wraps as ticks)
         tri = t & 1023
         if tri > 511:
             tri = 1023 - tri
@@ -318,7 +307,7 @@ class Renderer:
         rolling = _active(view.rolling_until, now_ms)
         dark = 0
         if _active(view.blink_until, now_ms):  # counted back from the end: it ends lit
-            dark = (_ticks_diff(view.blink_until, now_ms) // _DICE_BLINK_MS) & 1
+            dark = (ticks_diff(view.blink_until, now_ms) // _DICE_BLINK_MS) & 1
         for d in range(2):
             player = d if opening else turn
             e = E_FULL + player
@@ -346,7 +335,7 @@ class Renderer:
         result = view.result
         self._face(_SLOT_DIE, result if 0 < result < 4 else 0, E_FULL + w)
         self._face(_SLOT_DIE + 1, result if 0 < result < 4 else 0, E_FULL + w)
-        since = (now_ms - view.over_since) & _TICKS_MASK
+        since = (now_ms - view.over_since) & TICKS_MAX
         tray = _SLOT_OFF + w
         self._idx[self._led(tray, since // 60 % self._len(tray))] = E_SPARK
         k = since // 120 % 6

@@ -7,7 +7,7 @@
 #      in green until the next press.
 # Everything reported goes to out(event_dict) as {"event": "selftest", ...}: the protocol
 # sends it as a JSON line, main.py prints it; presses are echoed in every step.
-import time
+from ticks import ticks_diff
 
 try:
     from micropython import const
@@ -15,14 +15,6 @@ except ImportError:
 
     def const(x):
         return x
-
-
-try:
-    _ticks_diff = time.ticks_diff  # ticks_ms wraps (after about 12 days on the board)
-except AttributeError:  # CPython: plain ints
-
-    def _ticks_diff(a, b):
-        return a - b
 
 
 COLOUR_MS = const(1000)
@@ -57,7 +49,7 @@ class SelfTest:
         self.tick(now_ms)
 
     def _step_at(self, now_ms):
-        elapsed = _ticks_diff(now_ms, self.start_ms)
+        elapsed = ticks_diff(now_ms, self.start_ms)
         if elapsed < 3 * COLOUR_MS:
             return elapsed // COLOUR_MS
         elapsed -= 3 * COLOUR_MS

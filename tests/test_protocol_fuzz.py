@@ -22,9 +22,8 @@ from controller import boot
 from gammon.dice import Dice, SeededBytes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ledgammon.client import Client
 from protocol import Protocol
-from simkit import MICROPYTHON, start_sim
+from simkit import MICROPYTHON, connect, start_sim
 from storage import GAME, Store
 
 CMDS = ("hello state leds press roll move undo new history config selftest repl bogus").split()
@@ -329,7 +328,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
             examples.append(data.replace(b"\x03", b"\x04"))
 
     collect()
-    with start_sim(str(tmp_path), seed=4) as sim, Client(sim.port, timeout=5) as client:
+    with start_sim(str(tmp_path), seed=4) as sim, connect(sim.port) as client:
         for _ in range(9):
             client.roll() if client.state()["phase"] != "move" else client.move(
                 rng.choice(client.state()["plays"])
@@ -342,7 +341,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
             client.transport.write_line(json.dumps({"cmd": "state", "id": tag}).encode())
             replies = []
             while True:
-                line = client.transport.read_line(5)
+                line = client.transport.read_line(10)
                 assert line is not None, "no answer after %r" % data[:80]
                 try:
                     obj = json.loads(line)

@@ -16,6 +16,7 @@ from ledgammon.client import Client
 from simkit import (
     MICROPYTHON,
     Tracker,
+    connect,
     play_game,
     play_turn_by_move,
     press_turn,
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.skipif(
 def test_complete_games_through_the_client(tmp_path):
     """Three whole games with roll and move requests; each record replays legally on the
     host engine and ends in the board's final position and result."""
-    with start_sim(str(tmp_path), seed=11) as sim, Client(sim.port) as client:
+    with start_sim(str(tmp_path), seed=11) as sim, connect(sim.port) as client:
         assert client.info["protocol"] == 1 and client.info["board"] == "pico"
         rng = random.Random(5)
         for n in range(3):
@@ -49,7 +50,7 @@ def test_complete_games_through_the_client(tmp_path):
 def test_game_followed_through_events(tmp_path):
     """A game played with button presses only; the events on the same connection rebuild
     the board exactly, and the game-over event matches the state."""
-    with start_sim(str(tmp_path), seed=23) as sim, Client(sim.port) as client:
+    with start_sim(str(tmp_path), seed=23) as sim, connect(sim.port) as client:
         rng = random.Random(7)
         tracker = Tracker()
         presses = 0
@@ -89,7 +90,7 @@ def test_killed_and_restarted_resumes(tmp_path):
     rng = random.Random(3)
     sim = start_sim(flash, seed=5)
     try:
-        client = Client(sim.port)
+        client = connect(sim.port)
         for _ in range(12):
             play_turn_by_move(client, client.state(), rng)
         st = client.state()
@@ -103,7 +104,7 @@ def test_killed_and_restarted_resumes(tmp_path):
         client.close()
         sim.kill()
         sim = start_sim(flash, seed=99)
-        client = Client(sim.port)
+        client = connect(sim.port)
         assert _snapshot(client) == before
         # and again right after a roll
         for _ in client.state()["steps"]:
@@ -114,7 +115,7 @@ def test_killed_and_restarted_resumes(tmp_path):
         client.close()
         sim.kill()
         sim = start_sim(flash, seed=1234)
-        client = Client(sim.port)
+        client = connect(sim.port)
         assert _snapshot(client) == before
         st = play_game(client, rng)
         assert replay(client.history()).position_id() == st["current_id"]
@@ -125,7 +126,7 @@ def test_killed_and_restarted_resumes(tmp_path):
 
 def test_half_line_then_silence_is_dropped(tmp_path):
     """The only test that waits: a half line, 2.2 s of silence, then a request."""
-    with start_sim(str(tmp_path)) as sim, Client(sim.port) as client:
+    with start_sim(str(tmp_path)) as sim, connect(sim.port) as client:
         client.transport.port.write(b'{"cmd":"new","id":77')
         time.sleep(2.2)
         assert client.request("hello")["ok"]
@@ -137,7 +138,7 @@ def test_half_line_then_silence_is_dropped(tmp_path):
 def test_garbage_on_the_wire(tmp_path):
     """Overlong lines, binary bytes and bad requests through the pty: every line gets its
     error, the next request is answered and the game has not changed."""
-    with start_sim(str(tmp_path), seed=2) as sim, Client(sim.port) as client:
+    with start_sim(str(tmp_path), seed=2) as sim, connect(sim.port) as client:
         client.roll()
         before = _snapshot(client)
         port = client.transport.port
@@ -157,11 +158,11 @@ def test_garbage_on_the_wire(tmp_path):
 
 def test_minimal_layout_and_cpython_sim(tmp_path):
     """--button-layout minimal, and the same firmware under CPython (--python)."""
-    with start_sim(str(tmp_path / "a"), layout="minimal") as sim, Client(sim.port) as client:
+    with start_sim(str(tmp_path / "a"), layout="minimal") as sim, connect(sim.port) as client:
         assert client.info["layout"] == "minimal"
         assert client.press("ROLL")["ok"] and client.state()["phase"] == "move"
         assert client.press("RIGHT")["ok"]
-    with start_sim(str(tmp_path / "b"), python=True) as sim, Client(sim.port) as client:
+    with start_sim(str(tmp_path / "b"), python=True) as sim, connect(sim.port) as client:
         st = play_game(client, random.Random(1))
         assert replay(client.history()).position_id() == st["current_id"]
 
@@ -169,7 +170,7 @@ def test_minimal_layout_and_cpython_sim(tmp_path):
 def test_lit_board_within_two_seconds(tmp_path):
     """`make sim`'s promise once set up: from start to a lit LED frame in under 2 s."""
     start = time.monotonic()
-    with start_sim(str(tmp_path)) as sim, Client(sim.port) as client:
+    with start_sim(str(tmp_path)) as sim, connect(sim.port) as client:
         frame = client.frame()
         elapsed = time.monotonic() - start
         assert len(frame) == 3 * client.info["leds"] and any(frame)
@@ -180,12 +181,25 @@ def test_ctrl_c_or_repl_request_ends_the_firmware(tmp_path):
     """mpremote's "\\r\\x03" and the `repl` request both stop the app (on a board: the REPL
     comes up; in the simulator the process ends), after saying so on the wire."""
     with start_sim(str(tmp_path)) as sim:
-        with Client(sim.port) as client:
+        with connect(sim.port) as client:
             client.roll()
             client.transport.port.write(b"\r\x03\r\x01")
             assert sim.wait(5) == 0  # sim_main returns 0 when the app stops as asked
     with start_sim(str(tmp_path)) as sim:
-        with Client(sim.port) as client:
+        with connect(sim.port) as client:
             assert client.state()["phase"] == "move"  # the game was kept
             assert client.request("repl") == {"ok": True, "repl": True, "id": 3}
         assert sim.wait(5) == 0
+
+
+def test_the_boards_read_path(tmp_path):
+    """The serial task as on the board (blocking reads, one byte at a time while bytes wait):
+    a whole game, a bad line, and Ctrl-C leaving for the REPL."""
+    with start_sim(str(tmp_path), seed=2, nonblocking=False) as sim:
+        with connect(sim.port) as client:
+            st = play_game(client, random.Random(1))
+            assert replay(client.history()).position_id() == st["current_id"]
+            client.transport.port.write(b'{"cmd":"he')
+            assert client.request("hello")["error"]["code"] == "bad_json"
+            client.transport.port.write(b"\r\x03\r\x01")
+            assert sim.wait(10) == 0

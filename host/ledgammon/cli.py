@@ -67,7 +67,14 @@ def _sim_options(p: argparse.ArgumentParser) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="ledgammon", description=__doc__.split("\n")[0])
+    top = argparse.ArgumentParser(
+        prog="ledgammon",
+        description=__doc__.split("\n")[0],
+        epilog="exit codes: 0 ok, 1 bad arguments, 2 bad usage or port missing/busy, "
+        "3 no board answering, "
+        "4 other protocol version, 5 the board refused the request, 6 simulator failed, "
+        "7 deploy failed, 130 interrupted",
+    )
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = _common()
 

@@ -66,6 +66,7 @@ class Simulator:
         heap: str = HEAP,
         stderr: IO[bytes] | int | None = None,
         log: str | None = None,
+        nonblocking: bool = True,
     ) -> None:
         self.flash = os.path.abspath(flash or default_flash())
         self.layout = layout
@@ -75,6 +76,7 @@ class Simulator:
         self.heap = heap
         self.stderr = stderr
         self.log = log  # a file name in the flash directory for the firmware's stderr
+        self.nonblocking = nonblocking  # False: the board's one-byte-at-a-time reads (tests)
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = ""
         self.boot: bytes = b""  # the firmware's boot event line
@@ -87,7 +89,9 @@ class Simulator:
             cmd = [sys.executable, "-u", SIM_MAIN]
         else:
             cmd = [find_micropython(), "-X", "heapsize=" + self.heap, SIM_MAIN]
-        cmd += ["--flash", self.flash, "--board", self.board, "--nonblocking"]
+        cmd += ["--flash", self.flash, "--board", self.board]
+        if self.nonblocking:
+            cmd.append("--nonblocking")
         if self.layout:
             cmd += ["--layout", self.layout]
         if self.seed is not None:
@@ -102,8 +106,9 @@ class Simulator:
         stderr = log or self.stderr  # with a log, tracebacks cannot scribble on a screen
         master, slave = pty.openpty()
         tty.setraw(slave)
-        flags = fcntl.fcntl(master, fcntl.F_GETFL)
-        fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        if self.nonblocking:
+            flags = fcntl.fcntl(master, fcntl.F_GETFL)
+            fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
         try:
             self.proc = subprocess.Popen(
                 self.command(),
@@ -145,8 +150,10 @@ class Simulator:
                 continue
             left = deadline - time.monotonic()
             if self.proc.poll() is not None:
+                where = " (see %s)" % os.path.join(self.flash, self.log) if self.log else ""
                 raise SimulatorError(
-                    "the simulator stopped at start (exit code %d)" % self.proc.returncode
+                    "the simulator stopped at start (exit code %d)%s"
+                    % (self.proc.returncode, where)
                 )
             if left <= 0:
                 raise SimulatorError("the simulator did not start within %.0f s" % timeout)

@@ -5,21 +5,7 @@
 # tests/gen_oracle.py; each result ID is gnubg.positionid of the board after the play,
 # the mover still on roll.
 from gammon import Position, legal_plays
-
-
-def side(points):
-    out = [0] * 25
-    for k in points:
-        out[k - 1] = points[k]
-    return out
-
-
-def pos(me, opp):
-    return Position(side(me), side(opp))
-
-
-def ids(plays):
-    return sorted(p.result.position_id() for p in plays)
+from positions import ids, pos
 
 
 def _hash(text):

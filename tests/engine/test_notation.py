@@ -4,26 +4,7 @@
 # same boards (tests/gen_oracle.py shows how); the mover is still on roll in each result.
 from gammon import Position, legal_plays
 from gammon.notation import find_play, format_play, parse_steps
-
-
-def side(points):
-    out = [0] * 25
-    for k in points:
-        out[k - 1] = points[k]
-    return out
-
-
-def pos(me, opp):
-    return Position(side(me), side(opp))
-
-
-def raises(func, *args):
-    try:
-        func(*args)
-    except ValueError:
-        return True
-    return False
-
+from positions import pos, raises
 
 # (name, me, opp, dice, notation, result id)
 CASES = (

@@ -1,27 +1,8 @@
 # Position: the start, counts, pips, swap, gnubg Position IDs and outcomes (MicroPython too).
 from gammon import Position
+from positions import pos, raises, side
 
 START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
-
-
-def side(points):
-    """25 counts from {point: checkers} in a side's own numbering (25 = bar)."""
-    out = [0] * 25
-    for k in points:
-        out[k - 1] = points[k]
-    return out
-
-
-def pos(me, opp):
-    return Position(side(me), side(opp))
-
-
-def raises(func, *args):
-    try:
-        func(*args)
-    except ValueError:
-        return True
-    return False
 
 
 # A bar checker against a 5-point board (also in test_moves); the IDs were computed with

@@ -4,30 +4,7 @@
 # tests/gen_oracle.py), the mover still on roll.
 from gammon import Position, legal_plays
 from gammon.turn import Turn
-
-
-def side(points):
-    out = [0] * 25
-    for k in points:
-        out[k - 1] = points[k]
-    return out
-
-
-def pos(me, opp):
-    return Position(side(me), side(opp))
-
-
-def raises(func, *args):
-    try:
-        func(*args)
-    except ValueError:
-        return True
-    return False
-
-
-def result_ids(position, dice):
-    return sorted(p.result.position_id() for p in legal_plays(position, dice))
-
+from positions import ids, pos, raises
 
 LONE = {24: 1, 1: 14}
 # 24/18 10/9 or 24/17 (gnubg: 2 plays); 10/4 first would leave the 1 unplayable (23, 3 held)
@@ -53,7 +30,7 @@ def test_start_31_step_by_step():
     t.step(6, 5)
     assert t.complete and t.remaining == ()
     assert str(t.play) == "8/5 6/5"
-    assert t.play.result.position_id() in result_ids(p, (3, 1))
+    assert t.play.result.position_id() in ids(legal_plays(p, (3, 1)))
     assert t.play.result == [q for q in legal_plays(p, (3, 1)) if str(q) == "8/5 6/5"][0].result
 
 
@@ -127,7 +104,7 @@ def test_multi_die_destination_hits_on_the_way():
     t.step(11, 5)
     assert t.steps == ((13, 11, False), (11, 5, False))
     assert t.play.result.position_id() == "hs/BgwDQ5+ABMA"
-    assert t.play.result.position_id() in result_ids(BLOT_ON_7, (6, 2))
+    assert t.play.result.position_id() in ids(legal_plays(BLOT_ON_7, (6, 2)))
 
 
 def test_doubles_through_intermediate_points():

@@ -3,19 +3,9 @@ import gc
 
 import fakes
 from game import DONE, MOVE, OPENING, OVER, ROLL
-from gammon.position import Position
-from view import TARGET_DICE, TARGET_OFF
-
-
-def side(points):
-    out = [0] * 25
-    for k in points:
-        out[k - 1] = points[k]
-    return out
-
-
-def pos(me, opp):
-    return Position(side(me), side(opp))
+from positions import pos
+from ticks import ticks_add
+from view import BLINK_MS, FLASH_MS, ROLL_MS, TARGET_DICE, TARGET_OFF
 
 
 def mask(*targets):
@@ -132,6 +122,40 @@ def test_no_legal_move_blinks_and_passes():
     assert v.dice[0] == 0
     ctl.press("ROLL", 3000)
     assert g.turn == 1 and g.phase in (MOVE, DONE)
+    fakes.done(ctl)
+
+
+def test_deadlines_expire_across_the_ticks_wrap():
+    """ticks_ms wraps (2**30 ms, about 12 days, on the board): deadlines set just before the
+    wrap fall due just after it, and tick() sets them back to 0 (none) when they do."""
+    ctl, rec = setup(CLOSED, turn=0)
+    v = ctl.view
+    start = ticks_add(0, -FLASH_MS)  # a deadline landing on 0 ('none') is moved to 1
+    ctl.press("p20", start)
+    assert v.flash_target == 19 and v.flash_until == 1
+    ctl.tick(0)
+    assert v.flash_until == 1
+    ctl.tick(1)
+    assert v.flash_until == 0
+    now = ticks_add(0, -100)
+    ctl.press("p20", now)
+    assert ctl.roll(now, (6, 5))[0] and rec.of("nomove")  # blinks; the dice roll first
+    flash, rolling, blink = FLASH_MS - 100, ROLL_MS - 100, BLINK_MS - 100
+    assert (v.flash_until, v.rolling_until, v.blink_until) == (flash, rolling, blink)
+    for t in (ticks_add(now, 1), ticks_add(0, -1), 0, flash - 1):
+        ctl.tick(t)  # before and across the wrap: nothing is due yet
+        assert (v.flash_until, v.rolling_until, v.blink_until) == (flash, rolling, blink), t
+    ctl.tick(flash)
+    assert (v.flash_until, v.rolling_until, v.blink_until) == (0, rolling, blink)
+    ctl.tick(rolling + 1)
+    assert (v.flash_until, v.rolling_until, v.blink_until) == (0, 0, blink)
+    assert v.dice[0] == 6 and v.dice[1] == 5  # the dice of the passed turn still shown
+    ctl.tick(blink - 1)
+    assert v.blink_until == blink and v.dice[0] == 6
+    ctl.tick(blink)
+    assert (v.flash_until, v.rolling_until, v.blink_until) == (0, 0, 0) and v.dice[0] == 0
+    ctl.tick(blink + 10)
+    assert ctl.game.phase == ROLL and ctl.game.turn == 1 and v.dice[0] == 0
     fakes.done(ctl)
 
 

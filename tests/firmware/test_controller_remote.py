@@ -4,13 +4,6 @@ from game import DONE, MOVE
 from gammon.position import Position
 
 
-def side(points):
-    out = [0] * 25
-    for k in points:
-        out[k - 1] = points[k]
-    return out
-
-
 def test_move_steps_and_plays():
     ctl, rec = fakes.make(keep=16)
     ctl.roll(1, (6, 4))
@@ -51,9 +44,10 @@ def test_illegal_moves_change_nothing():
 
 
 def test_play_written_in_another_order():
-    # On the bar: "13/11 bar/22" names the play bar/22 13/11.
+    # On the bar: "13/11 bar/22" names the play bar/22 13/11. The position (positions.pos):
+    # {25: 1, 13: 5, 8: 3, 6: 5, 24: 1} against {6: 5, 13: 5, 8: 5}.
     ctl, rec = fakes.make(keep=16)
-    ctl.game.setup(Position(side({25: 1, 13: 5, 8: 3, 6: 5, 24: 1}), side({6: 5, 13: 5, 8: 5})))
+    ctl.game.setup(Position.from_id("4PPBBwDgc/ABUA"))
     ctl.roll(1, (3, 2))
     ok, res = ctl.move("13/11 bar/22", 2)
     assert ok and sorted(res["steps"]) == ["13/11", "bar/22"]

@@ -1,26 +1,9 @@
 # Game: phases, turns, the record, game over, and the save format (MicroPython too).
+import sys
+
 from game import DONE, MOVE, OPENING, OVER, ROLL, Game
 from gammon.position import Position
-
-
-def side(points):
-    out = [0] * 25
-    for k in points:
-        out[k - 1] = points[k]
-    return out
-
-
-def pos(me, opp):
-    return Position(side(me), side(opp))
-
-
-def raises(func, *args):
-    try:
-        func(*args)
-    except ValueError:
-        return True
-    return False
-
+from positions import pos, raises
 
 # Player on roll on the bar against a closed board: no roll can enter.
 CLOSED = pos({25: 1, 1: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
@@ -107,7 +90,7 @@ def test_undo_after_the_winning_step():
 
 def test_setup_refuses_a_finished_game():
     g = Game()
-    assert raises(g.setup, Position(side({}), side({6: 15})))
+    assert raises(g.setup, pos({}, {6: 15}))
 
 
 def test_play_forced():
@@ -196,10 +179,15 @@ def test_from_json_rejects_bad_saves():
         ('"sc":[0,0]', '"sc":[0]'),
         (',"cb"', ',"x"'),
     ]
+    import resume  # from_json loads its loader and drops it: here one copy serves (heap)
+
     for old, new in edits:
+        sys.modules["resume"] = resume
         t = new if old is None else _tampered(text, old, new)
         assert raises(Game.from_json, t), t
+    sys.modules["resume"] = resume
     assert Game.from_json(text).to_json() == text
+    assert "resume" not in sys.modules  # dropped again after use
 
 
 def test_setup_game_saves_its_start():

@@ -6,33 +6,13 @@ import power
 from boards import pico
 from output import AdafruitStrip, FakeStrip, NeoPixelStrip
 from renderer import Renderer, segment_pixels
+from scenes import MOVE, OPENING, OVER, ROLL, Supply, start
 from view import MENU, TARGET_DICE, TARGET_OFF, View
-
-OPENING, ROLL, MOVE, OVER = 0, 1, 2, 4  # game.py's phases (test_renderer checks them)
-
-
-class Supply:
-    """pico with another supply (a board module stand-in)."""
-
-    def __init__(self, supply_ma):
-        for name in dir(pico):
-            if name[0] != "_":
-                setattr(self, name, getattr(pico, name))
-        self.SUPPLY_MA = supply_ma
 
 
 def make(board=pico):
     strip = FakeStrip(board.LED_COUNT, board.LED_ORDER)
     return Renderer(board, strip), strip, View()
-
-
-def start(v, palette=0, level=255):
-    for point, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
-        v.pts0[point] = n
-        v.pts1[25 - point] = n
-    v.phase = MOVE
-    v.palette = palette
-    v.brightness = level
 
 
 def current(board, frame):

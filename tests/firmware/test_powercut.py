@@ -54,33 +54,15 @@ def resume(settings, snap):
     return fakes.make(root, keep=2)
 
 
-def test_cut_after_every_save_resumes_and_finishes_alike():
-    settings, snaps, count, final = reference("full", LATE)
-    assert count > 100
+def resume_every_save(settings, snaps, count, final, play):
+    """A board booted from each save resumes it exactly; those saves k with play(k) are
+    played on, and end as the game that was not cut. Removes the snaps."""
     for k in range(count):
         gc.collect()
         snap = fakes.get(snaps, str(k))
         ctl, rec = resume(settings, snap)
         assert ctl.boot_error is None and ctl.game.to_json() == snap.decode(), k
-        fakes.play_game(ctl, 10 * k)
-        rec.check()
-        assert ctl.game.to_json() == final, k
-        fakes.done(ctl)
-        ctl = rec = None
-        os.remove(snaps + "/" + str(k))
-    os.rmdir(snaps)
-
-
-def test_cut_after_every_save_of_a_whole_game():
-    """From the opening: every save resumes exactly; some are played to the end."""
-    settings, snaps, count, final = reference("minimal")
-    assert count > 200
-    for k in range(count):
-        gc.collect()
-        snap = fakes.get(snaps, str(k))
-        ctl, rec = resume(settings, snap)
-        assert ctl.boot_error is None and ctl.game.to_json() == snap.decode(), k
-        if k % 40 == 7:
+        if play(k):
             fakes.play_game(ctl, 10 * k)
             rec.check()
             assert ctl.game.to_json() == final, k
@@ -88,6 +70,19 @@ def test_cut_after_every_save_of_a_whole_game():
         ctl = rec = None
         os.remove(snaps + "/" + str(k))
     os.rmdir(snaps)
+
+
+def test_cut_after_every_save_resumes_and_finishes_alike():
+    settings, snaps, count, final = reference("full", LATE)
+    assert count > 100
+    resume_every_save(settings, snaps, count, final, lambda k: True)
+
+
+def test_cut_after_every_save_of_a_whole_game():
+    """From the opening: every save resumes exactly; some are played to the end."""
+    settings, snaps, count, final = reference("minimal")
+    assert count > 200
+    resume_every_save(settings, snaps, count, final, lambda k: k % 40 == 7)
 
 
 def test_cut_inside_a_save_resumes_the_step_before():

@@ -1,4 +1,5 @@
 # renderer.py: what each LED shows for a View, read back from the frame the strip was sent.
+import gc
 import sys
 
 from output import FakeStrip
@@ -23,18 +24,10 @@ from palette import (  # noqa: E402
     stack_entry,
 )
 from renderer import Renderer, segment_pixels, target_segment  # noqa: E402
+from ticks import ticks_add  # noqa: E402
 from view import MENU, PALETTE_COUNT, TARGET_BAR, TARGET_DICE, TARGET_OFF, View  # noqa: E402
 
-try:
-    from time import ticks_add
-except ImportError:  # CPython: the boards' 30-bit ticks
-
-    def ticks_add(a, b):
-        return (a + b) & 0x3FFFFFFF
-
-
 OPENING, ROLL, MOVE, OVER = 0, 1, 2, 4  # game.py's phases (checked below)
-POINTS = ["p%d" % k for k in range(1, 25)]
 
 
 class Rng:
@@ -149,8 +142,9 @@ def random_view(v, rng):
 
 def check_counts(r, board, strip, v):
     table = levels_of(r)
-    for i, name in enumerate(POINTS):
-        a, b = v.pts0[i + 1], v.pts1[i + 1]
+    for k in range(1, 25):  # names made here, not kept in a list: heap
+        name = "p%d" % k
+        a, b = v.pts0[k], v.pts1[k]
         want = (a, 0) if a else ((b, 1) if b else (0, -1))
         assert decode(r, board, strip, name, table) == want, (name, want)
     for p in range(2):
@@ -162,8 +156,10 @@ def test_phase_numbers_are_games():
     if sys.implementation.name == "micropython":
         return  # the same numbers on either: checked on CPython (game loads the engine: 26 KB)
     import game
+    import scenes  # test_output's, bench/render_bench's (not loaded here on MicroPython: heap)
 
     assert (game.OPENING, game.ROLL, game.MOVE, game.OVER) == (OPENING, ROLL, MOVE, OVER)
+    assert (scenes.OPENING, scenes.ROLL, scenes.MOVE, scenes.OVER) == (OPENING, ROLL, MOVE, OVER)
     assert MENU not in (game.OPENING, game.ROLL, game.MOVE, game.DONE, game.OVER)
 
 
@@ -224,6 +220,8 @@ def test_fewer_leds_per_point_show_every_count_distinctly():
                 assert key not in patterns[p], (n, count)
                 patterns[p][key] = count
         assert len(patterns[0]) == 16 and len(patterns[1]) == 16
+        board = r = strip = v = patterns = None  # the next build's strip needs the heap
+        gc.collect()
 
 
 def test_random_views_on_a_five_led_build():

@@ -1,22 +1,12 @@
 # selftest.py: the order of the steps, what each lights, the button echo; no sleeping.
 import power
 from boards import esp32s3, pico
+from scenes import NullStrip
 from selftest import COLOUR_MS, SEGMENT_MS, SelfTest
 
 
-class Strip:
-    """A strip double: the buffer and a count of writes."""
-
-    def __init__(self, count):
-        self.buf = bytearray(3 * count)
-        self.writes = 0
-
-    def write(self):
-        self.writes += 1
-
-
 def _make(board=pico):
-    strip = Strip(board.LED_COUNT)
+    strip = NullStrip(board.LED_COUNT)
     events = []
     return SelfTest(board, strip, events.append), strip, events
 
