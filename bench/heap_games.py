@@ -18,7 +18,7 @@ dice = Dice(SeededBytes(2024))
 peak = 0
 base = gc.mem_alloc()
 moves = 0
-for g in range(games):
+for _ in range(games):
     p = Position.start()
     while not p.outcome():
         plays = legal_plays(p, dice.roll())

@@ -136,7 +136,9 @@ def engine() -> None:
         )
         print("%-22s   slowest %d us (%s)" % ("", r["slowest_us"], r["slowest"]))
         for pid in ("AAAA/3+UUkpJKQ", "d7cNAABUqqqqAA"):
-            print("%-22s   %s 1-1: %d plays in %d us" % ("", pid, fig[pid]["plays"], fig[pid]["us"]))
+            print(
+                "%-22s   %s 1-1: %d plays in %d us" % ("", pid, fig[pid]["plays"], fig[pid]["us"])
+            )
     if gn:
         print(
             "%-22s mean %6.1f us  %9d plays/s  slowest %6d us"
@@ -146,7 +148,9 @@ def engine() -> None:
             "ratio MicroPython/gnubg mean time: %.2f   CPython/gnubg: %.2f"
             % (mp["random"]["mean_us"] / gn["mean_us"], cp["random"]["mean_us"] / gn["mean_us"])
         )
-    print("targets: mean <= 30 us, slowest <= 1000 us, AAAA/3+UUkpJKQ 1-1 <= 3000 us (MicroPython)")
+    print(
+        "targets: mean <= 30 us, slowest <= 1000 us, AAAA/3+UUkpJKQ 1-1 <= 3000 us (MicroPython)"
+    )
 
     mpy = os.path.join(BUILD, "mpy")
     compile_firmware(mpy)
@@ -167,7 +171,9 @@ def others() -> None:
         path = os.path.join(ROOT, "bench", name)
         if os.path.exists(path):
             print("== %s ==" % name[:-3].replace("_", " "), flush=True)
-            cmd = [interp, path] if interp == sys.executable else [interp, "-X", "heapsize=8M", path]
+            cmd = (
+                [interp, path] if interp == sys.executable else [interp, "-X", "heapsize=8M", path]
+            )
             subprocess.run(cmd, cwd=ROOT, check=False)
 
 

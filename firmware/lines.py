@@ -8,7 +8,8 @@
 # most) is the interrupt that mpremote and terminal programs send ("\r\x03"): it is reported
 # and the rest of that chunk is left alone, so the bytes after it reach the REPL.
 import json
-import time
+
+from ticks import ticks_diff
 
 try:
     from micropython import const
@@ -23,16 +24,6 @@ _SEP = (",", ":")
 _STREAM_OVER = const(48)  # lists longer than this are written item by item
 TIMEOUT_MS = const(2000)  # a half line older than this is dropped
 
-if hasattr(time, "ticks_ms"):
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff
-else:  # CPython
-
-    def ticks_ms():
-        return time.monotonic_ns() // 1000000
-
-    def ticks_diff(a, b):
-        return a - b
 
 
 class LineReader:

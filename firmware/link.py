@@ -6,7 +6,7 @@
 # (micropython.kbd_intr(-1)); the LineReader gives it its meaning.
 import sys
 
-from lines import ticks_ms
+from ticks import ticks_ms
 
 try:
     from micropython import const

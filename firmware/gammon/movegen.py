@@ -1,7 +1,7 @@
 # The move generator: every sequence of dice moves, made and unmade in place on 50 bytes.
-from .compat import MICROPY
-
 from array import array
+
+from .compat import MICROPY
 
 if MICROPY:
     import micropython

@@ -7,7 +7,7 @@ def check_dice(dice):
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
-        raise ValueError("dice are two numbers: %r" % (dice,))
+        raise ValueError("dice are two numbers: %r" % (dice,)) from None
     if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise ValueError("dice are whole numbers 1-6: %r" % (dice,))
     return d1, d2
@@ -106,7 +106,7 @@ class Plays:
             other = list(other)
         if not isinstance(other, list) or len(other) != len(self.codes):
             return False
-        for a, b in zip(self, other):
+        for a, b in zip(self, other):  # noqa: B905 (MicroPython's zip has no strict)
             if a != b:
                 return False
         return True

@@ -129,7 +129,7 @@ def _decode_id(pid):
     try:
         key = a2b_base64(pid + "==")
     except Exception:
-        raise ValueError("a Position ID is base64: %r" % pid)
+        raise ValueError("a Position ID is base64: %r" % pid) from None
     if len(key) != 10:
         raise ValueError("a Position ID decodes to 10 bytes: %r" % pid)
     sides = ([0] * 25, [0] * 25)  # opponent first, as in the ID

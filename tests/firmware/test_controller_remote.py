@@ -1,7 +1,5 @@
 # Commands from the serial link (or a board player): move in notation, state, history.
 import fakes
-import remote  # noqa: F401 (loaded first, as the controller keeps it: heap)
-import report  # noqa: F401
 from game import DONE, MOVE
 from gammon.position import Position
 from positions import pos
