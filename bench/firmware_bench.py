@@ -102,6 +102,9 @@ def _choose(ctl, x):
     return button_of_target(targets[x % len(targets)])
 
 
+save_stats = Stats()  # the save after each press (app.frame writes it after the frame)
+
+
 def play(seed, press_stats, render_stats, heap):
     root = fakes.tmpdir()
     clock = [10000]
@@ -138,8 +141,12 @@ def play(seed, press_stats, render_stats, heap):
             before = mem_alloc()
             t0 = ticks_us()
             app.inputs.poll(now)  # the scan that sees the key: press -> controller
-            app.frame(now)  # controller.tick, renderer.render -> the frame in strip.buf
+            ctl.tick(now)  # app.frame's work up to the frame in strip.buf ...
+            renderer.render(ctl.view, now)
             us = ticks_diff(ticks_us(), t0)
+            t1 = ticks_us()
+            ctl.flush()  # ... then the save that app.frame does after the frame
+            save_stats.add(ticks_diff(ticks_us(), t1))
             after = mem_alloc()
             press_stats[0].add(us)
             press_stats[1 if name == "ROLL" else 2].add(us)
@@ -157,6 +164,7 @@ def main():
     gc.collect()
     base = mem_alloc()
     press_stats = (Stats(), Stats(), Stats())  # all, ROLL, point buttons
+
     render_stats = Stats()
     heap = [0, 0]  # most in use at once, most allocated by one step
     steps = 0
@@ -175,6 +183,9 @@ def main():
     print(
         "  of which ROLL: mean %d us, max %d us; point buttons: mean %d us, max %d us"
         % (press_stats[1].mean(), press_stats[1].max, press_stats[2].mean(), press_stats[2].max)
+    )
+    print(
+        "save after the frame: mean %d us, max %d us" % (save_stats.mean(), save_stats.max)
     )
     print(
         "render one frame: mean %d us, max %d us over %d frames"

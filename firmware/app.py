@@ -90,7 +90,11 @@ class App:
         if self.test is not None:
             self.test.press(name, now_ms)
         else:
-            self.ctl.press(name, now_ms)
+            self.ctl.defer_save = True  # the frame first; frame() saves right after it
+            try:
+                self.ctl.press(name, now_ms)
+            finally:
+                self.ctl.defer_save = False
 
     def frame(self, now_ms):
         """One render step; True when the LEDs were written."""
@@ -99,6 +103,7 @@ class App:
         else:
             self.ctl.tick(now_ms)
             wrote = self.renderer.render(self.ctl.view, now_ms)
+            self.ctl.flush()  # a press's save, once its frame is drawn
         self.frames = (self.frames + 1) & 0xFFFF
         return wrote
 
@@ -199,9 +204,11 @@ class App:
         return tasks
 
     def deinit(self):
-        """Cancels the tasks and blanks the LEDs (main.py's cleanup)."""
+        """Cancels the tasks, saves what a press changed and blanks the LEDs (main's cleanup)."""
         self.stop()
         self._cancel()
+        if self.test is None and self.ctl is not None:
+            self.ctl.flush()
         strip = self.strip
         if strip is None:
             return

@@ -35,6 +35,10 @@ class Controller:
         self.entry = None  # dice_entry.Entry while physical dice are being entered
         self.menu_item = -1  # -1: the menu is closed
         self.save_size = 0  # bytes of the last game save
+        # The app sets defer_save around button presses so the new frame comes first and
+        # the save follows within one frame (flush); commands from elsewhere save at once.
+        self.defer_save = False
+        self.unsaved = False
         self.sel = -1  # the selected point (mover's numbers), -1 none
         self.dests = {}  # its destinations: {to: dice}
         self.movable = []  # points (mover's numbers) whose checker can move
@@ -249,14 +253,23 @@ class Controller:
     def changed(self, now):
         """After every change of the game: save, emit `over`, recompute the highlights."""
         g = self.game
-        try:
-            self.save_size = self.store.save_game(g.chunks())
-        except OSError as exc:
-            self.emit({"event": "error", "code": "storage", "message": repr(exc)})
+        self.unsaved = True
+        if not self.defer_save:
+            self.flush()
         if g.phase == OVER:
             self.view.over_since = now
             self.emit({"event": "over", "winner": g.winner, "result": g.result})
         self.turn_changed(now)
+
+    def flush(self):
+        """Writes the game if a change is not saved yet."""
+        if not self.unsaved:
+            return
+        self.unsaved = False
+        try:
+            self.save_size = self.store.save_game(self.game.chunks())
+        except OSError as exc:
+            self.emit({"event": "error", "code": "storage", "message": repr(exc)})
 
     def turn_changed(self, now):
         g = self.game

@@ -89,6 +89,9 @@ class FailingController:
         self.ticks += 1
         self.ctl.tick(now_ms)
 
+    def flush(self):
+        self.ctl.flush()
+
 
 def _make(layout="minimal", wdt=None, wrap=None):
     root = fakes.tmpdir()
@@ -159,6 +162,20 @@ def test_press_reaches_controller_and_leds():
         assert wdt.feeds > 50 and app.stalls == 0
         assert app.tasks == [] and app.stopped
         rec.check()
+    finally:
+        fakes.rmtree(root)
+
+
+def test_a_press_draws_its_frame_first_then_saves():
+    app, ctl, rec, strip, pins, root = _make()
+    try:
+        app.frame(0)
+        writes, frames = ctl.store.writes, strip.writes
+        app.press("ROLL", 10)  # the opening throw changes the game
+        assert _phase(ctl) != OPENING and ctl.unsaved and ctl.store.writes == writes
+        app.frame(10)  # the new frame, then the save within the same step
+        assert strip.writes == frames + 1 and not ctl.unsaved
+        assert ctl.store.writes == writes + 1
     finally:
         fakes.rmtree(root)
 
