@@ -1,5 +1,5 @@
 # Complete games in the smallest heap: run alone under `micropython -X heapsize=64K`
-# (tests/test_firmware_games.py), with nothing loaded but the engine, the game logic and
+# (tests/test_firmware_micropython.py), with nothing loaded but the engine, the game logic and
 # fakes. Nothing here may import report, notation or the menu.
 import gc
 
