@@ -16,14 +16,13 @@ import pytest
 from ledgammon import commands, deploy
 from ledgammon.cli import main
 from mpytools import MPY_CROSS, require
-from simkit import MICROPYTHON, connect, start_sim
+from simkit import connect, start_sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(
     os.environ,
     PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]),
 )
-needs_mp = pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython port")
 
 
 @pytest.fixture
@@ -50,7 +49,6 @@ def one_error_line(code: int, err: str, expected: int, *words: str) -> None:
         assert w in err, err
 
 
-@needs_mp
 def test_script_commands_human_and_json(sim, capsys):
     p = sim.port
     code, out, _ = run(capsys, "hello", "--port", p)
@@ -88,7 +86,6 @@ def test_script_commands_human_and_json(sim, capsys):
     assert code == 0 and out == "game 2: a new game\n"
 
 
-@needs_mp
 def test_board_errors_exit_5(sim, capsys):
     one_error_line(*run(capsys, "move", "-p", sim.port, "24/20")[::2], 5, "wrong_phase")
     one_error_line(*run(capsys, "roll", "-p", sim.port, "3", "3")[::2], 5, "illegal")
@@ -110,7 +107,6 @@ def test_no_board_answering(capsys):
     one_error_line(code, err, 3, "no answer", "loop://")
 
 
-@needs_mp
 def test_busy_port(sim, capsys):
     with connect(sim.port):
         code, _, err = run(capsys, "hello", "-p", sim.port)
@@ -200,7 +196,6 @@ def test_ports_lists_likely_boards_first(capsys, monkeypatch):
     assert commands._port(argparse.Namespace(port=None)) == "/dev/ttyACM0"
 
 
-@needs_mp
 def test_sim_process_prints_port_and_stops_cleanly(tmp_path):
     for sig in (signal.SIGINT, signal.SIGTERM):
         proc = subprocess.Popen(
@@ -233,7 +228,6 @@ def _children(pid: int) -> list[int]:
         return [int(x) for x in f.read().split()]
 
 
-@needs_mp
 def test_play_and_watch_open_the_view(tmp_path, capsys, monkeypatch):
     from ledgammon import terminal
 
@@ -255,7 +249,6 @@ def test_play_and_watch_open_the_view(tmp_path, capsys, monkeypatch):
     ]
 
 
-@needs_mp
 def test_export_and_snapshot(sim, tmp_path, capsys):
     client = connect(sim.port)
     client.roll([6, 1])

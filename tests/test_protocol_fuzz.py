@@ -23,7 +23,7 @@ from gammon.dice import Dice, SeededBytes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from protocol import Protocol
-from simkit import MICROPYTHON, connect, start_sim
+from simkit import connect, start_sim
 from storage import GAME, Store
 
 CMDS = ("hello state leds press roll move undo new history config selftest repl bogus").split()
@@ -304,7 +304,6 @@ def test_fuzz_random_bytes_in_chunks(data, seed, cut):
     _check(b"\n", seed, 6)
 
 
-@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port")
 def test_fuzz_through_the_pty_under_micropython(tmp_path):
     """300 fuzz inputs through the pty; after each a state request must come back with the
     game unchanged (unless some line of that input was a request that succeeded).

@@ -9,11 +9,9 @@ crafted corners all 21 rolls are compared that way, and in every 4th random posi
 (gnubg's move tuples applied by gen_oracle; its `hint` costs ~10 ms a call).
 """
 
-import pytest
-
-gnubg = pytest.importorskip("gnubg")
-
 import gen_oracle as g  # noqa: E402
+import gnubg  # noqa: E402  (the oracle, pinned in requirements.txt)
+import pytest
 from gammon import Position, legal_plays  # noqa: E402
 from gammon.notation import find_play  # noqa: E402
 
