@@ -6,7 +6,7 @@ PORT ?= /dev/ttyACM0
 PYTEST_ARGS ?=
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup test sim bench lint typecheck deploy clean
+.PHONY: all setup test sim bench train strength lint typecheck deploy clean
 
 all: test
 
@@ -26,6 +26,14 @@ sim: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Self-play training of the board's opponent (about an hour on one core; resumable).
+train: $(STAMP)
+	$(BIN)/python -m ledgammon.train
+
+# The board's levels against GNU Backgammon 0-ply and a heuristic (points per game).
+strength: $(STAMP)
+	$(BIN)/python bench/strength.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests bench hardware

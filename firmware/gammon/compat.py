@@ -29,3 +29,8 @@ def ptr8(buf):
 
 
 ptr32 = ptr8
+
+
+def ptr16(buf):
+    """Unsigned 16-bit words of a buffer, as viper's ptr16 reads them."""
+    return memoryview(buf).cast("B").cast("H")

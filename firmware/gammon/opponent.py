@@ -1,0 +1,224 @@
+# The board's own player: ranks the legal plays with the network and picks one by level.
+# "strong" looks one roll ahead on its closest candidates; "easy" plays a sensible move
+# picked at random among the near-best ones. Work is bounded by a count of evaluations,
+# not by a clock, so a choice is repeatable and never stalls the game.
+from .compat import MICROPY
+from .movegen import play_codes
+from .play import Play
+
+if MICROPY:
+    import micropython
+    from micropython import const
+else:
+    from .compat import emitters as micropython
+    from .compat import ptr8
+
+    def const(value):
+        return value
+
+
+LEVELS = ("easy", "strong")
+_ONE = const(4096)  # one point of equity (gammon.net.PROB_ONE)
+_CANDIDATES = const(3)  # plays the look-ahead may reconsider
+_CLOSE = const(1229)  # ... when within 0.3 points of the best at 0-ply
+_BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
+_EASY_NOISE = const(2048)  # easy adds up to half a point of chance to each play's score
+_ROLLS = (
+    (1, 1),
+    (2, 2),
+    (3, 3),
+    (4, 4),
+    (5, 5),
+    (6, 6),
+    (1, 2),
+    (1, 3),
+    (1, 4),
+    (1, 5),
+    (1, 6),
+    (2, 3),
+    (2, 4),
+    (2, 5),
+    (2, 6),
+    (3, 4),
+    (3, 5),
+    (3, 6),
+    (4, 5),
+    (4, 6),
+    (5, 6),
+)  # the first six come once in 36, the others twice
+
+
+@micropython.viper
+def _won(b, side: int) -> int:
+    """0 while the side whose counts start at `side` has checkers left; else 1, 2 or 3."""
+    p = ptr8(b)
+    i = 0
+    while i < 25:
+        if int(p[side + i]) != 0:
+            return 0
+        i += 1
+    other = 25 - side
+    left = 0
+    in_home = 0
+    i = 0
+    while i < 25:
+        c = int(p[other + i])
+        left += c
+        if i >= 18:
+            in_home += c
+        i += 1
+    if left < 15:
+        return 1
+    return 3 if in_home else 2
+
+
+@micropython.viper
+def _play(dst, src, code: int, dice: int):
+    """`dst` = 50-byte board `src` after play `code`; dice = the higher | the lower << 3."""
+    d = ptr8(dst)
+    s = ptr8(src)
+    i = 0
+    while i < 50:
+        d[i] = s[i]
+        i += 1
+    hi = dice & 7
+    lo = dice >> 3
+    first_die = lo if (code >> 23) & 1 else hi  # the order bit: the lower die went first
+    second_die = hi if (code >> 23) & 1 else lo
+    n = (code >> 20) & 7
+    i = 0
+    while i < n:
+        frm = ((code >> (5 * i)) & 31) - 1
+        die = first_die if i == 0 else second_die
+        d[frm] = int(d[frm]) - 1
+        t = frm - die
+        if t >= 0:
+            d[t] = int(d[t]) + 1
+            if int(d[48 - t]) != 0:
+                d[48 - t] = 0
+                d[49] = int(d[49]) + 1
+        i += 1
+
+
+def _packed(dice):
+    d1, d2 = dice
+    return (d1 | d2 << 3) if d1 >= d2 else (d2 | d1 << 3)
+
+
+class Opponent:
+    """Chooses plays for a side; `evaluations` counts the network calls of the last choice."""
+
+    def __init__(self, net):
+        self.net = net
+        self.board = bytearray(50)
+        self.after = bytearray(50)
+        self.reply = bytearray(50)
+        self.evaluations = 0
+
+    def best(self, board, dice, keep, rand=None, noise=0):
+        """The `keep` best [(equity, code)] of `dice` on 50-byte `board`, best first.
+
+        Equities (4096 = one point) are for the mover; with `noise`, each play's score is
+        moved by a random amount below it (the easy level's judgement).
+        """
+        codes = play_codes(board, dice)
+        dice = _packed(dice)
+        after = self.after
+        net = self.net
+        top = []
+        for i in range(len(codes)):
+            code = codes[i]
+            _play(after, board, code, dice)
+            won = _won(after, 0)
+            eq = won * _ONE if won else -net.equity(after, 25)
+            if noise:
+                eq += rand(noise)
+            if len(top) < keep or eq > top[-1][0]:
+                j = len(top)
+                while j and top[j - 1][0] < eq:
+                    j -= 1
+                top.insert(j, (eq, code))
+                if len(top) > keep:
+                    top.pop()
+        self.evaluations += len(codes)
+        return top
+
+    def look_ahead(self, board, dice, code, budget):
+        """Mean equity after the opponent's best 0-ply reply to each of the 21 rolls, or
+        None when that would take more than `budget` evaluations."""
+        after = self.after
+        _play(after, board, code, _packed(dice))
+        won = _won(after, 0)
+        if won:
+            return won * _ONE
+        swapped = self.board
+        swapped[:25] = after[25:]
+        swapped[25:] = after[:25]
+        reply = self.reply
+        net = self.net
+        total = 0
+        spent = 0
+        for r in range(21):
+            roll = _ROLLS[r]
+            codes = play_codes(swapped, roll)
+            n = len(codes)
+            spent += n or 1
+            if spent > budget:
+                self.evaluations += spent
+                return None
+            if n == 0:
+                best = net.equity(swapped, 25)
+            else:
+                best = 3 * _ONE
+                packed = _packed(roll)
+                for i in range(n):
+                    _play(reply, swapped, codes[i], packed)
+                    won = _won(reply, 0)
+                    value = -won * _ONE if won else net.equity(reply, 25)
+                    if value < best:
+                        best = value
+            total += best if r < 6 else 2 * best
+        self.evaluations += spent
+        return total // 36
+
+    def choose(self, position, dice, level="strong", rand=None):
+        """The Play this level makes, or None when nothing can move.
+
+        `rand(n)` gives a number below n (the board's dice generator) for the easy level.
+        """
+        if level not in LEVELS:
+            raise ValueError("unknown level %r" % (level,))
+        self.evaluations = 0
+        start = bytearray(position.key())
+        if level == "easy":
+            top = self.best(start, dice, 1, rand, _EASY_NOISE if rand else 0)
+            return Play(position, dice, top[0][1]) if top else None
+        top = self.best(start, dice, _CANDIDATES)
+        if not top:
+            return None
+        best_eq, best = top[0]
+        close = 1
+        while close < len(top) and top[close][0] >= best_eq - _CLOSE:
+            close += 1
+        if close > 1:
+            best_eq = -4 * _ONE
+            for i in range(close):
+                eq = self.look_ahead(start, dice, top[i][1], _BUDGET - self.evaluations)
+                if eq is None:
+                    break
+                if eq > best_eq:
+                    best_eq, best = eq, top[i][1]
+        return Play(position, dice, best)
+
+
+_shared = None
+
+
+def shared(path="weights.bin"):
+    """One Opponent for the whole board, its weights loaded on first use (about 16 KB)."""
+    global _shared
+    if _shared is None:
+        from .net import Net
+
+        _shared = Opponent(Net(path))
+    return _shared
