@@ -1,0 +1,125 @@
+"""The board's side of a match: the firmware's Opponent in a MicroPython subprocess.
+
+The unix port runs the real firmware code (gammon.opponent over gammon.net, viper and all),
+precompiled with mpy-cross as the board loads it; CPython's stand-ins for the viper code
+would be far too slow for the strong level's look-ahead. bench/agent_mp.py is the other end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+for _path in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests")):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from gammon import Play, Position, legal_plays  # noqa: E402
+from mpytools import FIRMWARE, MICROPYTHON, compile_mpy, require  # noqa: E402
+from players import IllegalPlay  # noqa: E402
+
+HEAP = "1M"  # roomy: the heap the opponent needs is bench/opponent_bench.py's business
+
+
+def build(dest: str) -> list[str]:
+    """firmware/gammon and the agent compiled into `dest`; returns the modules left as source.
+
+    A module mpy-cross rejects is copied as source (MicroPython then compiles it at load,
+    which costs heap but not speed), so the bench still runs; the caller warns about it.
+    """
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(os.path.join(dest, "gammon"))
+    package = os.path.join(FIRMWARE, "gammon")
+    jobs = [
+        (os.path.join(package, f), os.path.join(dest, "gammon", f)) for f in os.listdir(package)
+    ]
+    for name in ("agent_mp.py", "chance.py"):
+        jobs.append((os.path.join(BENCH, name), os.path.join(dest, name)))
+    as_source = []
+    for src, out in jobs:
+        if not src.endswith(".py"):
+            continue
+        proc = compile_mpy(src, out[:-3] + ".mpy")
+        if proc.returncode != 0:
+            shutil.copyfile(src, out)
+            as_source.append("%s (%s)" % (os.path.relpath(src, ROOT), proc.stderr.strip()))
+    return as_source
+
+
+class Agent:
+    """One MicroPython process serving the board's choices, one request line at a time."""
+
+    def __init__(self, weights: str, path: str, heap: str = HEAP) -> None:
+        env = dict(os.environ, MICROPYPATH=path)
+        cmd = [require(MICROPYTHON), "-X", "heapsize=" + heap, "-m", "agent_mp", weights]
+        self.proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+
+    def ask(self, position: Position, dice: tuple[int, int], level: str, seed: int) -> str:
+        """The agent's reply line to one request (see bench/agent_mp.py)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        request = "%s %d %d %s %d\n" % (position.position_id(), dice[0], dice[1], level, seed)
+        try:
+            self.proc.stdin.write(request)
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # the agent died: reported below with what it printed
+        line = self.proc.stdout.readline()
+        if not line:
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise RuntimeError("the MicroPython agent stopped: %s" % err.strip()[-2000:])
+        return line.strip()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class BoardPlayer:
+    """A level of the board's Opponent; keeps the agent's thinking time and evaluations."""
+
+    def __init__(self, agent: Agent, level: str) -> None:
+        self.agent = agent
+        self.level = level
+        self.name = level
+        self.moves = 0
+        self.think_us = 0
+        self.slowest_us = 0
+        self.evaluations = 0
+
+    def choose(self, position: Position, dice: tuple[int, int], seed: int) -> Play | None:
+        """The agent's play, found among the engine's legal plays by its result."""
+        reply = self.agent.ask(position, dice, self.level, seed).split()
+        if len(reply) != 3 or reply[0] == "!":
+            raise IllegalPlay("agent: %s" % " ".join(reply))
+        evaluations, took = int(reply[1]), int(reply[2])
+        self.moves += 1
+        self.think_us += took
+        self.slowest_us = max(self.slowest_us, took)
+        self.evaluations += evaluations
+        plays = legal_plays(position, dice)
+        if reply[0] == "-":
+            if plays:
+                raise IllegalPlay("%s %r: no move, with %d legal" % (position, dice, len(plays)))
+            return None
+        for play in plays:
+            if play.result.position_id() == reply[0]:
+                return play
+        raise IllegalPlay("%s %r: %s is not a legal result" % (position, dice, reply[0]))

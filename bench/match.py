@@ -1,0 +1,100 @@
+"""Cubeless money games between two players, refereed by the project's rules engine.
+
+Every play is checked against the engine's legal plays; a game scores 1, 2 or 3 points
+(single, gammon, backgammon) as Position.outcome says. Side A moves first in even games,
+side B in odd ones; both games of a pair throw the same dice, which evens out the luck.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+if _FIRMWARE not in sys.path:
+    sys.path.insert(0, _FIRMWARE)
+
+from gammon import Play, Position, legal_plays  # noqa: E402
+from players import IllegalPlay, Player  # noqa: E402
+
+MAX_TURNS = 2000  # far beyond any real game: a longer one means a player is stuck
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game: int
+    points: int  # for side A: +1/2/3 won, -1/2/3 lost
+    final: str  # Position ID at the end, the winner being the side that has just moved
+    turns: int
+    seconds: float
+
+
+def referee(position: Position, dice: tuple[int, int], play: Play | None) -> Position:
+    """The position after `play` (the mover's view), or IllegalPlay when it is not legal."""
+    plays = legal_plays(position, dice)
+    if play is None:
+        if plays:
+            raise IllegalPlay("%r %r: no play, with %d legal" % (position, dice, len(plays)))
+        return position
+    if play.position != position or play.result not in {p.result for p in plays}:
+        raise IllegalPlay("%r %r: %s is not legal" % (position, dice, play))
+    return play.result
+
+
+def opening(rng: random.Random) -> tuple[int, int]:
+    """The first roll: two different numbers, both played by the side that moves first."""
+    while True:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        if a != b:
+            return a, b
+
+
+def play_game(a: Player, b: Player, game: int, seed: int, label: str = "") -> GameResult:
+    """Game number `game` of A against B; dice and chance come from the seed alone."""
+    start = time.perf_counter()
+    dice_rng = random.Random("%d/%s/dice/%d" % (seed, label, game // 2))
+    chance = random.Random("%d/%s/chance/%d" % (seed, label, game))
+    sides = (a, b) if game % 2 == 0 else (b, a)
+    position = Position.start()
+    dice = opening(dice_rng)
+    for turn in range(MAX_TURNS):
+        mover = sides[turn % 2]
+        position = referee(position, dice, mover.choose(position, dice, chance.getrandbits(31)))
+        won = position.outcome()
+        if won:
+            points = won if (turn + game) % 2 == 0 else -won  # A moved: A won
+            took = time.perf_counter() - start
+            return GameResult(game, points, position.position_id(), turn + 1, took)
+        position = position.swap()
+        dice = (dice_rng.randint(1, 6), dice_rng.randint(1, 6))
+    raise IllegalPlay("game %d lasted %d turns" % (game, MAX_TURNS))
+
+
+@dataclass(frozen=True)
+class Summary:
+    games: int
+    mean: float  # points per game for side A
+    se: float  # sample standard deviation / sqrt(games)
+    won: tuple[int, int, int]  # singles, gammons, backgammons won by A
+    lost: tuple[int, int, int]  # ... and lost
+
+    def wins(self) -> int:
+        return sum(self.won)
+
+
+def summarise(points: Sequence[int]) -> Summary:
+    n = len(points)
+    mean = sum(points) / n if n else 0.0
+    var = sum((p - mean) ** 2 for p in points) / (n - 1) if n > 1 else 0.0
+
+    def count(k: int) -> int:
+        return sum(1 for p in points if p == k)
+
+    won = (count(1), count(2), count(3))
+    lost = (count(-1), count(-2), count(-3))
+    return Summary(n, mean, math.sqrt(var / n) if n else 0.0, won, lost)
