@@ -161,6 +161,54 @@ def engine() -> None:
     print("at that size: %s" % line)
 
 
+def game_cases(path: str, count: int = 400, seed: int = 3) -> int:
+    """Positions and rolls met in games of GNU Backgammon 0-ply against itself (seeded dice),
+    written as "position_id d1 d2" lines; returns how many games they took."""
+    from match import opening
+    from players import GnubgPlayer
+
+    rng = random.Random(seed)
+    player = GnubgPlayer()
+    games = 1
+    p, dice = Position.start(), opening(rng)
+    with open(path, "w") as f:
+        for _ in range(count):
+            f.write("%s %d %d\n" % (p.position_id(), dice[0], dice[1]))
+            play = player.choose(p, dice, 0)
+            p = play.result if play else p
+            if p.outcome():
+                p, dice, games = Position.start(), opening(rng), games + 1
+            else:
+                p, dice = p.swap(), (rng.randint(1, 6), rng.randint(1, 6))
+    return games
+
+
+def opponent(heap: str = "64K") -> None:
+    """The board's opponent under MicroPython, precompiled, in a small board's heap."""
+    os.makedirs(BUILD, exist_ok=True)
+    cases = os.path.join(BUILD, "opponent_cases.txt")
+    games = game_cases(cases)
+    mpy = os.path.join(BUILD, "mpy")
+    compile_firmware(mpy)
+    weights = os.path.join("firmware", "weights.bin")  # the runs start in ROOT
+    print(
+        "== the board's opponent: move choice on the MicroPython unix port (-X heapsize=%s),"
+        % heap
+    )
+    print("   positions from %d games of gnubg 0-ply against itself ==" % games, flush=True)
+    script = os.path.join(ROOT, "bench", "opponent_bench.py")
+    cmd = [MICROPYTHON, "-X", "heapsize=" + heap, script, "--path", mpy, cases, weights]
+    subprocess.run(cmd, cwd=ROOT, check=False)
+    cmd = [MICROPYTHON, "-X", "heapsize=4M", script, "--path", mpy, "--alloc", cases, weights]
+    subprocess.run(cmd, cwd=ROOT, check=False)
+    kb, _ = smallest_heap([script, "--path", mpy, "--worst", weights])
+    print(
+        "smallest -X heapsize that loads the engine and the opponent and chooses in the"
+        " worst-case positions at both levels: %d KB" % kb
+    )
+    print("targets: strong mean <= 5 ms, slowest <= 20 ms; weights <= 32 KB", flush=True)
+
+
 def others() -> None:
     """Benchmarks of the other parts, each a script of its own when present."""
     for name, interp in (
@@ -179,4 +227,5 @@ def others() -> None:
 
 if __name__ == "__main__":
     engine()
+    opponent()
     others()

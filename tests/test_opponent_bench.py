@@ -1,0 +1,45 @@
+"""bench/opponent_bench.py still runs on MicroPython: every figure `make bench` prints."""
+
+import os
+import re
+import subprocess
+import sys
+
+from mpytools import MICROPYTHON, ROOT, require
+
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+from board_agent import build  # noqa: E402
+
+SCRIPT = os.path.join(ROOT, "bench", "opponent_bench.py")
+WEIGHTS = os.path.join("firmware", "weights.bin")
+CASES = ["4HPwATDgc/ABMA 3 1", "4HPwATDgc/ABMA 6 6", "AAAA/3+UUkpJKQ 2 1"]
+
+
+def _run(heap, *args):
+    cmd = [require(MICROPYTHON), "-X", "heapsize=" + heap, SCRIPT] + list(args)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_opponent_bench_prints_its_figures(tmp_path):
+    mpy = str(tmp_path / "mpy")
+    assert build(mpy) == []
+    cases = tmp_path / "cases.txt"
+    cases.write_text("\n".join(CASES) + "\n")
+    out = _run("256K", "--path", mpy, str(cases), WEIGHTS)
+    size = os.path.getsize(os.path.join(ROOT, WEIGHTS))
+    assert "weights: %s, %d bytes" % (WEIGHTS, size) in out
+    assert re.search(r"the opponent adds \d+ \(modules \d+, weights and buffers \d+\)", out), out
+    for level in ("strong", "easy"):
+        assert re.search(r"%s +over 3 game positions: mean [\d.]+ ms" % level, out), out
+        for pid in ("AAAA/3+UUkpJKQ", "d7cNAABUqqqqAA"):
+            assert re.search(
+                r"%s +%s 1-1: slowest of 3 [\d.]+ ms, \d+ evaluations" % (level, re.escape(pid)),
+                out,
+            ), out
+    out = _run("4M", "--path", mpy, "--alloc", str(cases), WEIGHTS)
+    assert re.search(r"strong a single choice allocates at most \d+ bytes", out), out
+    out = _run("256K", "--path", mpy, "--worst", WEIGHTS)
+    assert "chose in the worst-case positions at both levels" in out
