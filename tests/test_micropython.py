@@ -28,11 +28,13 @@ def _compile(src, top, dest, arch):
     return compile_mpy(src, out, arch), out
 
 
-def _count_tests():
-    """The test functions in tests/engine, as mprun finds them (def test_... at the top)."""
+def _count_tests(modules=None):
+    """The test functions in tests/engine (or those modules), as mprun finds them."""
     n = 0
     for name in os.listdir(ENGINE_TESTS):
         if name.startswith("test_") and name.endswith(".py"):
+            if modules is not None and name[:-3] not in modules:
+                continue
             with open(os.path.join(ENGINE_TESTS, name)) as f:
                 n += len(re.findall(r"^def test_\w+\(", f.read(), re.M))
     return n
@@ -79,15 +81,29 @@ def precompiled(tmp_path_factory):
     return dirs
 
 
-def test_engine_tests_on_micropython_small_heap(precompiled):
+# Modules that load the board's player (network weights and all) each get a process of
+# their own: a 64 KB heap holds the engine and the player, not the player plus the modules
+# the other tests left loaded.
+OWN_PROCESS = ("test_opponent", "test_opponent_worst")
+
+
+def _engine_modules():
+    names = os.listdir(ENGINE_TESTS)
+    tests = sorted(n[:-3] for n in names if n.startswith("test_") and n.endswith(".py"))
+    return [n for n in tests if n not in OWN_PROCESS]
+
+
+@pytest.mark.parametrize("group", ["rules"] + list(OWN_PROCESS))
+def test_engine_tests_on_micropython_small_heap(precompiled, group):
     """The engine tests pass on MicroPython with a 64 KB heap, loading precompiled code."""
     require(MICROPYTHON)
     args = []
     for d in precompiled:
         args += ["--path", d]
-    code, passed, failed, out = _run_mprun(*args)
+    modules = _engine_modules() if group == "rules" else [group]
+    code, passed, failed, out = _run_mprun(*(args + modules))
     assert failed == 0 and code == 0, out[-6000:]
-    assert passed == _count_tests(), out[-6000:]
+    assert passed == _count_tests(modules), out[-6000:]
 
 
 def test_engine_tests_on_micropython_from_source():

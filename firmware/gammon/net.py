@@ -1,6 +1,6 @@
 # The board's position evaluator: a trained network in fixed-point integers, under viper.
 # Inputs are sparse (about 30 of 198 are non-zero), so only those are summed; weights stay
-# in one bytearray of int16 (no float objects), read as host/ledgammon/train/export.py
+# in bytearrays of int8/int16 (no float objects), read as host/ledgammon/train/export.py
 # writes them. Same integers on MicroPython and CPython, so the host tests the board's maths.
 from .compat import MICROPY
 
@@ -16,11 +16,12 @@ else:
 
 
 N_INPUTS = const(198)  # 99 a side, as host/ledgammon/train/features.py
+_SIDE = const(99)
 _BIAS = const(198)  # the always-on input that carries the hidden biases
 _ONE = const(64)  # an input of 1.0
 _HIDDEN_ONE = const(4096)  # a hidden activation of 1.0
 PROB_ONE = const(4096)  # an output probability of 1.0; equities count in these units
-_MAX_ACTIVE = const(72)
+_MAX_ACTIVE = const(200)  # pairs: more than any two boards can differ by
 
 
 def _sigmoid_table():
@@ -96,64 +97,153 @@ def _encode(b, sides: int, act) -> int:
     return (n >> 1) + 1
 
 
-_OFFSET = const(0x40000000)  # keeps stored partial sums positive: |sum| < 2**30 (export.py)
+# Stored sums carry an offset of 2**30 (shifted at run time inside viper: a literal that
+# large is not a small int on a 32-bit board) so they stay positive: |sum| < 2**29 (export.py).
+_SIGNED = const(32768)  # changes of an input are stored as value + 32768
 
 
 @micropython.viper
-def _hidden(w1, act, packed: int, hid):
-    """Hidden activations (0-4096) from the active inputs; packed = n | hidden << 8 | shift1 << 16.
-
-    Sums one input's adjacent weights at a time; each sum is 4096 * sigmoid(x) interpolated
-    in the table, whose step of 1/32 is 2**(shift1 + 1) in the sum's units (1/64 inputs).
-    """
-    w = ptr16(w1)
+def _changes(pair, sides: int, act) -> int:
+    """Inputs that differ between the boards pair[:50] and pair[50:], as (index, change +
+    32768) pairs in `act`: a play moves a few checkers, so a handful of inputs change."""
+    p = ptr8(pair)
     a = ptr16(act)
-    h = ptr32(hid)
-    t = ptr16(_SIG)
+    n = 0
+    side = 0
+    while side < 2:
+        off = (sides >> (8 * side)) & 255
+        base = 99 * side
+        left = 0
+        pips = 0
+        i = 0
+        while i < 25:
+            c0 = int(p[off + i])
+            c1 = int(p[50 + off + i])
+            left += c0 - c1
+            pips += (c1 - c0) * (i + 1)
+            if c0 != c1:
+                if i == 24:
+                    a[n] = base + 96
+                    a[n + 1] = 32 * (c1 - c0) + _SIGNED
+                    n += 2
+                else:
+                    k = base + 4 * i
+                    d = (_ONE if c1 >= 1 else 0) - (_ONE if c0 >= 1 else 0)
+                    if d != 0:
+                        a[n] = k
+                        a[n + 1] = d + _SIGNED
+                        n += 2
+                    d = (_ONE if c1 >= 2 else 0) - (_ONE if c0 >= 2 else 0)
+                    if d != 0:
+                        a[n] = k + 1
+                        a[n + 1] = d + _SIGNED
+                        n += 2
+                    d = (_ONE if c1 >= 3 else 0) - (_ONE if c0 >= 3 else 0)
+                    if d != 0:
+                        a[n] = k + 2
+                        a[n + 1] = d + _SIGNED
+                        n += 2
+                    d = (32 * (c1 - 3) if c1 > 3 else 0) - (32 * (c0 - 3) if c0 > 3 else 0)
+                    if d != 0:
+                        a[n] = k + 3
+                        a[n + 1] = d + _SIGNED
+                        n += 2
+            i += 1
+        if left != 0:  # checkers borne off: 4 * off in 1/64 units
+            a[n] = base + 97
+            a[n + 1] = 4 * left + _SIGNED
+            n += 2
+        if pips != 0:
+            a[n] = base + 98
+            a[n + 1] = pips + _SIGNED
+            n += 2
+        side += 1
+    return n >> 1
+
+
+@micropython.viper
+def _accumulate(w1a, w1b, act, packed: int, acc):
+    """Sums of the hidden units into acc[2h:3h]; packed = n | hidden << 8 | mode << 16.
+
+    Mode 0: from nothing, `act` holding input values; mode 1: from the base sums in
+    acc[h:2h], `act` holding changes (+32768); mode 2: as 0, then keep the result as the base.
+    One input's weights are adjacent, so each active input is one pass over a short row;
+    the rows of the player on roll are in w1a, the other side's and the bias in w1b.
+    """
+    wa = ptr8(w1a)
+    wb = ptr8(w1b)
+    a = ptr16(act)
+    h = ptr32(acc)
     n = packed & 255
     units = (packed >> 8) & 255
-    shift = (packed >> 16) + 1
+    mode = packed >> 16
+    work = 2 * units
+    bias = _SIGNED if mode == 1 else 0
+    offset = 1
+    offset <<= 30
     j = 0
     while j < units:
-        h[j] = _OFFSET
+        if mode == 1:
+            h[work + j] = int(h[units + j])
+        else:
+            h[work + j] = offset
         j += 1
     k = 0
     while k < n:
-        base = int(a[2 * k]) * units
-        v = int(a[2 * k + 1])
+        i = int(a[2 * k])
+        v = int(a[2 * k + 1]) - bias
+        j = 0
+        if i < _SIDE:
+            row = i * units
+            while j < units:
+                h[work + j] = int(h[work + j]) + ((int(wa[row + j]) ^ 0x80) - 0x80) * v
+                j += 1
+        else:
+            row = (i - _SIDE) * units
+            while j < units:
+                h[work + j] = int(h[work + j]) + ((int(wb[row + j]) ^ 0x80) - 0x80) * v
+                j += 1
+        k += 1
+    if mode == 2:
         j = 0
         while j < units:
-            h[j] = int(h[j]) + ((int(w[base + j]) ^ 0x8000) - 0x8000) * v
+            h[units + j] = int(h[work + j])
             j += 1
-        k += 1
-    half = 1 << (shift - 1)
-    mask = (1 << shift) - 1
-    j = 0
-    while j < units:
-        acc = int(h[j]) - _OFFSET
-        x = (acc >> shift) + 256
-        if x < 0:
-            h[j] = 0
-        elif x >= 512:
-            h[j] = PROB_ONE
-        else:
-            lo = int(t[x])
-            h[j] = lo + (((int(t[x + 1]) - lo) * (acc & mask) + half) >> shift)
-        j += 1
 
 
 @micropython.viper
-def _outputs(w2, hid, packed: int, out) -> int:
+def _outputs(w2, sums, scales, packed: int, out) -> int:
     """Output probabilities (0-4096) into `out`; returns the money equity for the player on roll.
 
-    packed = hidden | shift2 << 8 | outputs << 16; the table step is 2**(shift2 + 7) here.
+    packed = hidden | shift2 << 12 | outputs << 16. First the hidden sums in acc[2h:3h]
+    become activations (0-4096) in acc[:h]: a unit's sum times its scale m / 2**e is its
+    input in 1/64 units, so the table's step of 1/32 is 2**(e + 1) in sum * m; then the
+    outputs, whose table step is 2**(shift2 + 7).
     """
     w = ptr16(w2)
-    h = ptr32(hid)
+    h = ptr32(sums)
     o = ptr32(out)
     t = ptr16(_SIG)
+    sc = ptr8(scales)
     units = packed & 255
-    shift = ((packed >> 8) & 255) + 7
+    work = 2 * units
+    offset = 1
+    offset <<= 30
+    j = 0
+    while j < units:
+        x = (int(h[work + j]) - offset) * int(sc[2 * j])
+        shift = int(sc[2 * j + 1]) + 1
+        i = (x >> shift) + 256
+        if i < 0:
+            h[j] = 0
+        elif i >= 512:
+            h[j] = PROB_ONE
+        else:
+            lo = int(t[i])
+            frac = x & ((1 << shift) - 1)
+            h[j] = lo + (((int(t[i + 1]) - lo) * frac + (1 << (shift - 1))) >> shift)
+        j += 1
+    shift = ((packed >> 12) & 15) + 7
     half = 1 << (shift - 1)
     mask = (1 << shift) - 1
     outputs = packed >> 16
@@ -186,30 +276,58 @@ class Net:
 
         with open(path, "rb") as f:
             head = f.read(12)
-            if len(head) != 12 or head[:4] != b"LGW1":
+            if len(head) != 12 or head[:4] != b"LGW2":
                 raise ValueError("%s is not a weight file" % path)
             n_in = head[4] | head[5] << 8
             self.hidden = units = head[6]
             self.outputs = head[7]
             if n_in != N_INPUTS or self.outputs != 5 or not 0 < units < 128:
                 raise ValueError("%s: a network of another shape" % path)
-            self.w1 = bytearray(2 * (n_in + 1) * units)
+            # two blocks of about 4 KB rather than one of 8: easier to find in a small heap
+            self.scales = bytearray(2 * units)
+            self.w1a = bytearray(_SIDE * units)
+            self.w1b = bytearray((_SIDE + 1) * units)
             self.w2 = bytearray(2 * self.outputs * (units + 1))
-            if f.readinto(self.w1) != len(self.w1) or f.readinto(self.w2) != len(self.w2):
-                raise ValueError("%s is cut short" % path)
-        self.size = 12 + len(self.w1) + len(self.w2)
-        self._hidden_args = units << 8 | head[8] << 16
-        self._output_args = units | head[9] << 8 | self.outputs << 16
+            for block in (self.scales, self.w1a, self.w1b, self.w2):
+                if f.readinto(block) != len(block):
+                    raise ValueError("%s is cut short" % path)
+        self.size = 12 + len(self.scales) + len(self.w1a) + len(self.w1b) + len(self.w2)
+        for j in range(units):
+            if self.scales[2 * j] < 128 or self.scales[2 * j + 1] > 28:
+                raise ValueError("%s: bad scales" % path)
+        if head[8] > 15:
+            raise ValueError("%s: bad fixed-point shifts" % path)
+        self._units = units << 8
+        self._output_args = units | head[8] << 12 | self.outputs << 16
         self.act = array("H", bytes(4 * _MAX_ACTIVE))
-        self.hid = array("i", bytes(4 * units))
+        self.acc = array("i", bytes(12 * units))  # activations | base sums | work sums
         self.out = array("i", bytes(4 * self.outputs))
+        self.pair = bytearray(100)  # the base board, then the board to evaluate from it
+        self.after = memoryview(self.pair)[50:]
+        self._sides = 25
 
     def equity(self, board, roller=0):
         """Money equity (4096 = one point) for the side whose 25 counts start at `roller`
         (0 or 25) in the 50-byte `board`, that side being on roll."""
         n = _encode(board, roller | (25 - roller) << 8, self.act)
-        _hidden(self.w1, self.act, n | self._hidden_args, self.hid)
-        return _outputs(self.w2, self.hid, self._output_args, self.out)
+        _accumulate(self.w1a, self.w1b, self.act, n | self._units, self.acc)
+        return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
+
+    def set_base(self, board, roller=0):
+        """Remembers `board` and its sums so `equity_after` can evaluate boards a play away
+        from it at a fraction of the cost; returns its equity."""
+        self.pair[:50] = board
+        self._sides = roller | (25 - roller) << 8
+        n = _encode(board, self._sides, self.act)
+        _accumulate(self.w1a, self.w1b, self.act, n | self._units | 0x20000, self.acc)
+        return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
+
+    def equity_after(self):
+        """The equity of the board in `self.after` (written by the caller), for the same side
+        as the base board's, from the inputs that changed."""
+        n = _changes(self.pair, self._sides, self.act)
+        _accumulate(self.w1a, self.w1b, self.act, n | self._units | 0x10000, self.acc)
+        return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
 
     def probabilities(self):
         """The last evaluation's outputs: win, win gammon, win backgammon, lose gammon,

@@ -21,7 +21,7 @@ LEVELS = ("easy", "strong")
 _ONE = const(4096)  # one point of equity (gammon.net.PROB_ONE)
 _CANDIDATES = const(3)  # plays the look-ahead may reconsider
 _CLOSE = const(1229)  # ... when within 0.3 points of the best at 0-ply
-_BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
+BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
 _EASY_NOISE = const(2048)  # easy adds up to half a point of chance to each play's score
 _ROLLS = (
     (1, 1),
@@ -112,7 +112,6 @@ class Opponent:
         self.net = net
         self.board = bytearray(50)
         self.after = bytearray(50)
-        self.reply = bytearray(50)
         self.evaluations = 0
 
     def best(self, board, dice, keep, rand=None, noise=0):
@@ -123,14 +122,15 @@ class Opponent:
         """
         codes = play_codes(board, dice)
         dice = _packed(dice)
-        after = self.after
         net = self.net
+        net.set_base(board, 25)
+        after = net.after
         top = []
         for i in range(len(codes)):
             code = codes[i]
             _play(after, board, code, dice)
             won = _won(after, 0)
-            eq = won * _ONE if won else -net.equity(after, 25)
+            eq = won * _ONE if won else -net.equity_after()
             if noise:
                 eq += rand(noise)
             if len(top) < keep or eq > top[-1][0]:
@@ -154,8 +154,9 @@ class Opponent:
         swapped = self.board
         swapped[:25] = after[25:]
         swapped[25:] = after[:25]
-        reply = self.reply
         net = self.net
+        net.set_base(swapped, 25)
+        reply = net.after
         total = 0
         spent = 0
         for r in range(21):
@@ -174,7 +175,7 @@ class Opponent:
                 for i in range(n):
                     _play(reply, swapped, codes[i], packed)
                     won = _won(reply, 0)
-                    value = -won * _ONE if won else net.equity(reply, 25)
+                    value = -won * _ONE if won else net.equity_after()
                     if value < best:
                         best = value
             total += best if r < 6 else 2 * best
@@ -203,7 +204,7 @@ class Opponent:
         if close > 1:
             best_eq = -4 * _ONE
             for i in range(close):
-                eq = self.look_ahead(start, dice, top[i][1], _BUDGET - self.evaluations)
+                eq = self.look_ahead(start, dice, top[i][1], BUDGET - self.evaluations)
                 if eq is None:
                     break
                 if eq > best_eq:

@@ -30,3 +30,15 @@ def raises(func, *args):
 def ids(plays):
     """The sorted Position IDs after each play (the mover still on roll)."""
     return sorted(p.result.position_id() for p in plays)
+
+
+def is_legal(position, roll, play):
+    """True when `play` is one of the legal plays of `roll` (compared by code: no Play objects,
+    so it works in a small heap even for thousands of plays)."""
+    from gammon import legal_plays
+
+    codes = legal_plays(position, roll).codes
+    for i in range(len(codes)):
+        if codes[i] == play.code:
+            return True
+    return False

@@ -1,0 +1,131 @@
+# The board's player: only legal plays, within its budget, the same numbers both ways
+# (MicroPython too, where the counts are larger because the viper code is fast).
+import sys
+
+from gammon import Position, legal_plays
+from gammon.dice import Dice, SeededBytes
+from gammon.movegen import play_codes
+from gammon.net import Net
+from gammon.opponent import LEVELS, Opponent, _packed, _play
+from positions import is_legal, pos
+
+MICROPY = sys.implementation.name == "micropython"
+WEIGHTS = "firmware/weights.bin"  # the runners start in the repository's root
+
+_opp = None
+
+
+def opponent():
+    global _opp
+    if _opp is None:
+        _opp = Opponent(Net(WEIGHTS))
+    return _opp
+
+
+def _rand_from(dice):
+    def rand(n):
+        return (dice.die() * 6 + dice.die()) * 7919 % n
+
+    return rand
+
+
+def _games(seed, count, level):
+    """Positions and dice met in `count` games of the board against itself at `level`."""
+    dice = Dice(SeededBytes(seed))
+    rand = _rand_from(dice)
+    opp = opponent()
+    for _ in range(count):
+        position = Position.start()
+        while True:
+            roll = dice.roll()
+            play = opp.choose(position, roll, level, rand)
+            yield position, roll, play
+            if play is None:
+                position = position.swap()
+                continue
+            after = play.result
+            if after.outcome():
+                break
+            position = after.swap()
+
+
+def _check_legal(seed, games, level):
+    moves = 0
+    for position, roll, play in _games(seed, games, level):
+        if play is None:
+            assert len(legal_plays(position, roll)) == 0, (position.position_id(), roll)
+        else:
+            assert is_legal(position, roll, play), (position.position_id(), roll, str(play))
+            moves += 1
+    return moves
+
+
+def test_strong_plays_only_legal_moves_to_the_end_of_games():
+    assert _check_legal(11, 12 if MICROPY else 1, "strong") > 0
+
+
+def test_easy_plays_only_legal_moves_to_the_end_of_games():
+    assert _check_legal(12, 30 if MICROPY else 3, "easy") > 0
+
+
+def test_no_legal_move_gives_none():
+    closed = pos({25: 1, 6: 5, 8: 3, 13: 6}, {1: 3, 2: 2, 3: 2, 4: 2, 5: 3, 6: 3})
+    for level in LEVELS:
+        assert opponent().choose(closed, (6, 6), level, lambda n: 0) is None
+
+
+def test_takes_a_winning_bear_off():
+    # two checkers left on the one point: any 1-1 bears both off and wins
+    position = pos({1: 2}, {1: 15})
+    for level in LEVELS:
+        play = opponent().choose(position, (2, 1), level, lambda n: n - 1)
+        assert play.result.outcome() > 0, str(play)
+
+
+def test_strong_hits_a_lone_blot_in_its_home_with_a_shot_it_cannot_miss():
+    # the opponent's only checker back is a blot on our 5 point; otherwise a pure race we lead
+    position = pos({6: 5, 7: 5, 8: 5}, {20: 1, 1: 14})
+    play = opponent().choose(position, (1, 2))
+    assert any(hit for _, _, hit in play.steps), str(play)
+
+
+def test_changed_inputs_give_the_same_equity_as_a_full_evaluation():
+    net = opponent().net
+    dice = Dice(SeededBytes(5))
+    after = bytearray(50)
+    checked = 0
+    for position, roll, _ in _games(13, 2 if MICROPY else 1, "easy"):
+        board = position.key()
+        net.set_base(board, 25)
+        codes = play_codes(bytearray(board), roll)
+        for i in range(0, len(codes), 1 if MICROPY else 7):
+            _play(net.after, board, codes[i], _packed(roll))
+            after[:] = net.after
+            assert net.equity_after() == net.equity(after, 25)
+            checked += 1
+        dice.die()
+    assert checked > 50
+
+
+def test_equity_and_probabilities_are_in_range():
+    net = opponent().net
+    start = Position.start().key()
+    e = net.equity(start, 0)
+    assert -4096 < e < 4096
+    p = net.probabilities()
+    assert all(0 <= x <= 4096 for x in p) and p[1] <= p[0] + 64
+
+
+def test_bad_weight_files_are_refused():
+    import os
+
+    name = "opponent_test_weights.tmp"
+    for data in (b"", b"NOPE" + bytes(8), open(WEIGHTS, "rb").read()[:100]):
+        with open(name, "wb") as f:
+            f.write(data)
+        try:
+            Net(name)
+            raise AssertionError("accepted %r" % data[:8])
+        except ValueError:
+            pass
+    os.remove(name)
