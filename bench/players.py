@@ -70,7 +70,8 @@ class GnubgPlayer:
 
         quiet(gnubg.command, "set threads 1")  # some gnubg calls hang without it
         self.gnubg = gnubg
-        self.cube = gnubg.cubeinfo()
+        # Money play, centred cube: spelt out, as gnubg.cubeinfo() copies any match loaded.
+        self.cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
         self.context = gnubg.evalcontext(0, 0, 0, 0, 0.0)  # cubeless, 0-ply, no noise
 
     def equity(self, after: Position) -> float:

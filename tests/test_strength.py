@@ -80,7 +80,9 @@ def test_gnubg_player_is_gnubgs_own_choice(cases):
 
 
 def test_money_equity_is_gnubgs_cubeless_equity(cases):
+    """...with money play's cube even when gnubg holds a match (test_export.py loads one)."""
     g = GnubgPlayer()
+    assert (g.cube["matchto"], g.cube["cube"], g.cube["cubeowner"]) == (0, 1, -1)
     for p, _ in cases[::25]:
         probs = gnubg.evaluate((list(p.opp), list(p.me)), g.cube, g.context)
         assert money_equity(probs) == pytest.approx(probs[5], abs=1e-5)
