@@ -4,6 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= /dev/ttyACM0
 PYTEST_ARGS ?=
+STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
 
 .PHONY: all setup test sim bench train strength lint typecheck deploy clean
@@ -33,7 +34,7 @@ train: $(STAMP)
 
 # The board's levels against GNU Backgammon 0-ply and a heuristic (points per game).
 strength: $(STAMP)
-	$(BIN)/python bench/strength.py
+	$(BIN)/python bench/strength.py $(STRENGTH_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests bench hardware

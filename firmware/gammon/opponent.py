@@ -4,7 +4,7 @@
 # not by a clock, so a choice is repeatable and never stalls the game.
 from .compat import MICROPY
 from .movegen import play_codes
-from .play import Play
+from .play import Play, check_dice
 
 if MICROPY:
     import micropython
@@ -22,7 +22,7 @@ _ONE = const(4096)  # one point of equity (gammon.net.PROB_ONE)
 _CANDIDATES = const(3)  # plays the look-ahead may reconsider
 _CLOSE = const(1229)  # ... when within 0.3 points of the best at 0-ply
 BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
-_EASY_NOISE = const(2048)  # easy adds up to half a point of chance to each play's score
+_EASY_NOISE = const(410)  # easy adds up to a tenth of a point of chance to each play
 _ROLLS = (
     (1, 1),
     (2, 2),
@@ -163,10 +163,10 @@ class Opponent:
             roll = _ROLLS[r]
             codes = play_codes(swapped, roll)
             n = len(codes)
-            spent += n or 1
-            if spent > budget:
+            if spent + (n or 1) > budget:
                 self.evaluations += spent
                 return None
+            spent += n or 1
             if n == 0:
                 best = net.equity(swapped, 25)
             else:
@@ -189,6 +189,7 @@ class Opponent:
         """
         if level not in LEVELS:
             raise ValueError("unknown level %r" % (level,))
+        dice = check_dice(dice)
         self.evaluations = 0
         start = bytearray(position.key())
         if level == "easy":
