@@ -3,8 +3,10 @@ inputs as the board's encoder, weights that the board reads back; training is re
 and resumes exactly."""
 
 import random
+import signal
 import subprocess
 import sys
+import time
 from array import array
 from pathlib import Path
 
@@ -136,3 +138,19 @@ def test_make_train_runs_resumes_and_writes_weights(tmp_path: Path) -> None:
     run = subprocess.run(cmd + ["--games", "5"], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert "resuming at game 3" in run.stderr and "5 games; wrote" in run.stderr
+
+
+def test_make_train_saves_when_stopped(tmp_path: Path) -> None:
+    """SIGTERM (or Ctrl-C) keeps the games played so far: the next run resumes from them."""
+    ck = tmp_path / "ck.npz"
+    cmd = [sys.executable, "-m", "ledgammon.train", "--hidden", "6", "--every", "2"]
+    cmd += ["--games", "100000", "--checkpoint", str(ck), "--weights", str(tmp_path / "w")]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not ck.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "stopped at game" in err and "run again to resume" in err
+    assert Trainer.resume(ck).done >= 2

@@ -7,14 +7,16 @@ then writes the fixed-point weight file that ships in firmware/.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
+from types import FrameType
 
 from .export import write_weights
 from .td import Trainer
 
-DEFAULT_GAMES = 240_000
+DEFAULT_GAMES = 400_000
 DEFAULT_HIDDEN = 40
 
 
@@ -43,6 +45,10 @@ def _bar(start: float, first: int) -> object:
     return show
 
 
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # save a checkpoint on SIGTERM as on Ctrl-C
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m ledgammon.train", description=__doc__)
     p.add_argument("--games", type=int, default=DEFAULT_GAMES)
@@ -61,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         print("resuming at game %d" % t.done, file=sys.stderr)
     else:
         t = Trainer(a.hidden, a.seed, a.games, a.rate, a.lam)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         t.run(a.checkpoint, a.every, _bar(time.monotonic(), t.done))  # type: ignore[arg-type]
     except KeyboardInterrupt:
