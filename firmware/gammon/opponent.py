@@ -19,8 +19,8 @@ else:
 
 LEVELS = ("easy", "strong")
 _ONE = const(4096)  # one point of equity (gammon.net.PROB_ONE)
-_CANDIDATES = const(3)  # plays the look-ahead may reconsider
-_CLOSE = const(1229)  # ... when within 0.3 points of the best at 0-ply
+_CANDIDATES = const(4)  # plays the look-ahead may reconsider
+_CLOSE = const(819)  # ... when within 0.2 points of the best at 0-ply
 BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
 _EASY_NOISE = const(410)  # easy adds up to a tenth of a point of chance to each play
 _ROLLS = (
