@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from gammon import Position, legal_plays
 from gammon.net import Net as BoardNet
-from gammon.net import _encode
+from gammon.net import _changes
 from ledgammon.train.export import dequantized, write_weights
 from ledgammon.train.features import N_INPUTS, UNIT, encode
 from ledgammon.train.moves import START, successors, swap, win_value
@@ -55,16 +55,18 @@ def test_win_values() -> None:
 
 
 def test_inputs_equal_the_boards_encoder() -> None:
+    """The board lists a whole board's inputs as its changes from an empty board."""
     boards = _random_boards(300, 2)
     dense = encode(np.array(boards, dtype=np.uint8))
     act = array("H", bytes(4 * 200))
+    empty = np.zeros(N_INPUTS)
+    empty[97] = empty[99 + 97] = 15 / 16  # all fifteen borne off
     for board, row in zip(boards, dense, strict=True):
-        n = _encode(bytes(board), 0 | 25 << 8, act)
-        mine = np.zeros(N_INPUTS + 1)
+        n = _changes(bytes(50) + bytes(board), 0 | 25 << 8, act)
+        mine = empty.copy()
         for k in range(n):
-            mine[act[2 * k]] = act[2 * k + 1] / UNIT
-        assert mine[N_INPUTS] == 1  # the bias input
-        assert np.array_equal(mine[:N_INPUTS], row.astype(np.float64))
+            mine[act[2 * k]] += (act[2 * k + 1] - 32768) / UNIT
+        assert np.array_equal(mine, row.astype(np.float64))
 
 
 def _trained(games: int = 30, hidden: int = 8) -> Trainer:

@@ -21,7 +21,7 @@ _BIAS = const(198)  # the always-on input that carries the hidden biases
 _ONE = const(64)  # an input of 1.0
 _HIDDEN_ONE = const(4096)  # a hidden activation of 1.0
 PROB_ONE = const(4096)  # an output probability of 1.0; equities count in these units
-_MAX_ACTIVE = const(200)  # pairs: more than any two boards can differ by
+_MAX_ACTIVE = const(200)  # (input, change) pairs: more than two boards can differ by
 
 
 def _sigmoid_table():
@@ -36,65 +36,6 @@ def _sigmoid_table():
 
 
 _SIG = _sigmoid_table()
-
-
-@micropython.viper
-def _encode(b, sides: int, act) -> int:
-    """Active inputs of 50-byte board `b` into `act` as (index, value in 1/64) pairs.
-
-    `sides` packs the offset of the player on roll's 25 counts and, << 8, the other's.
-    """
-    p = ptr8(b)
-    a = ptr16(act)
-    n = 0
-    side = 0
-    while side < 2:
-        off = (sides >> (8 * side)) & 255
-        base = 99 * side
-        total = 0
-        pips = 0
-        i = 0
-        while i < 24:
-            c = int(p[off + i])
-            if c != 0:
-                total += c
-                pips += c * (i + 1)
-                k = base + 4 * i
-                a[n] = k
-                a[n + 1] = _ONE
-                n += 2
-                if c >= 2:
-                    a[n] = k + 1
-                    a[n + 1] = _ONE
-                    n += 2
-                    if c >= 3:
-                        a[n] = k + 2
-                        a[n + 1] = _ONE
-                        n += 2
-                        if c > 3:
-                            a[n] = k + 3
-                            a[n + 1] = 32 * (c - 3)
-                            n += 2
-            i += 1
-        c = int(p[off + 24])
-        if c != 0:
-            total += c
-            pips += 25 * c
-            a[n] = base + 96
-            a[n + 1] = 32 * c
-            n += 2
-        if total < 15:
-            a[n] = base + 97
-            a[n + 1] = 4 * (15 - total)
-            n += 2
-        if pips != 0:
-            a[n] = base + 98
-            a[n + 1] = pips
-            n += 2
-        side += 1
-    a[n] = _BIAS
-    a[n + 1] = _ONE
-    return (n >> 1) + 1
 
 
 # Stored sums carry an offset of 2**30 (shifted at run time inside viper: a literal that
@@ -163,12 +104,13 @@ def _changes(pair, sides: int, act) -> int:
 
 @micropython.viper
 def _accumulate(w1a, w1b, act, packed: int, acc):
-    """Sums of the hidden units into acc[2h:3h]; packed = n | hidden << 8 | mode << 16.
+    """Sums of the hidden units into acc[2h:3h] from a base and the changed inputs in `act`.
 
-    Mode 0: from nothing, `act` holding input values; mode 1: from the base sums in
-    acc[h:2h], `act` holding changes (+32768); mode 2: as 0, then keep the result as the base.
-    One input's weights are adjacent, so each active input is one pass over a short row;
-    the rows of the player on roll are in w1a, the other side's and the bias in w1b.
+    packed = n | hidden << 8 | mode << 16. The base is acc[h:2h] (mode 1), or acc[3h:4h],
+    the sums of an empty board (mode 0: a whole board's inputs are its changes from an empty
+    one), which mode 2 also keeps as the new base. One input's weights are adjacent, so each
+    changed input is one pass over a short row; the rows of the player on roll are in w1a,
+    the other side's and the bias in w1b.
     """
     wa = ptr8(w1a)
     wb = ptr8(w1b)
@@ -178,20 +120,15 @@ def _accumulate(w1a, w1b, act, packed: int, acc):
     units = (packed >> 8) & 255
     mode = packed >> 16
     work = 2 * units
-    bias = _SIGNED if mode == 1 else 0
-    offset = 1
-    offset <<= 30
+    base = units if mode == 1 else 3 * units
     j = 0
     while j < units:
-        if mode == 1:
-            h[work + j] = int(h[units + j])
-        else:
-            h[work + j] = offset
+        h[work + j] = int(h[base + j])
         j += 1
     k = 0
     while k < n:
         i = int(a[2 * k])
-        v = int(a[2 * k + 1]) - bias
+        v = int(a[2 * k + 1]) - _SIGNED
         j = 0
         if i < _SIDE:
             row = i * units
@@ -268,6 +205,10 @@ def _outputs(w2, sums, scales, packed: int, out) -> int:
     return 2 * int(o[0]) - PROB_ONE + int(o[1]) - int(o[3]) + int(o[2]) - int(o[4])
 
 
+def _sext8(v):
+    return v - 256 if v > 127 else v
+
+
 class Net:
     """A loaded weight file; `equity` evaluates a board for one of its sides."""
 
@@ -300,16 +241,28 @@ class Net:
         self._units = units << 8
         self._output_args = units | head[8] << 12 | self.outputs << 16
         self.act = array("H", bytes(4 * _MAX_ACTIVE))
-        self.acc = array("i", bytes(12 * units))  # activations | base sums | work sums
+        # activations | base sums | work sums | an empty board's sums
+        self.acc = array("i", bytes(16 * units))
+        self._empty_sums(units)
         self.out = array("i", bytes(4 * self.outputs))
         self.pair = bytearray(100)  # the base board, then the board to evaluate from it
         self.after = memoryview(self.pair)[50:]
+        self.whole = bytearray(100)  # an empty board, then a board evaluated whole
         self._sides = 25
+
+    def _empty_sums(self, units):
+        """Hidden sums of an empty board: the bias, and fifteen off on each side (60/64)."""
+        acc, a, b = self.acc, self.w1a, self.w1b
+        for j in range(units):
+            s = _sext8(b[(_BIAS - _SIDE) * units + j]) * _ONE
+            s += (_sext8(a[97 * units + j]) + _sext8(b[97 * units + j])) * 60
+            acc[3 * units + j] = (1 << 30) + s
 
     def equity(self, board, roller=0):
         """Money equity (4096 = one point) for the side whose 25 counts start at `roller`
         (0 or 25) in the 50-byte `board`, that side being on roll."""
-        n = _encode(board, roller | (25 - roller) << 8, self.act)
+        self.whole[50:] = board
+        n = _changes(self.whole, roller | (25 - roller) << 8, self.act)
         _accumulate(self.w1a, self.w1b, self.act, n | self._units, self.acc)
         return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
 
@@ -317,8 +270,9 @@ class Net:
         """Remembers `board` and its sums so `equity_after` can evaluate boards a play away
         from it at a fraction of the cost; returns its equity."""
         self.pair[:50] = board
+        self.whole[50:] = board
         self._sides = roller | (25 - roller) << 8
-        n = _encode(board, self._sides, self.act)
+        n = _changes(self.whole, self._sides, self.act)
         _accumulate(self.w1a, self.w1b, self.act, n | self._units | 0x20000, self.acc)
         return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
 
