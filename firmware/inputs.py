@@ -8,6 +8,9 @@
 # "down" until it has read released for RELEASE_MS in a row, so a contact that bounces for
 # 20 ms gives one press, and the next press of that key needs a real release. A held key never
 # repeats; after LONG_MS it is reported once to on_long, after STUCK_MS once to on_stuck.
+# A long press is an event of its own, after the press (which still fires at once): the
+# controller makes ROLL held during a person's play the HINT (docs/firmware.md). Bounces
+# while the key is held do not restart its time; only a real release (RELEASE_MS) does.
 # Each key has its own state, so a stuck key blocks nothing else (nor forms chords).
 #
 # Chords (minimal layout): LEFT and RIGHT held together give MENU. Nothing is delayed: the
@@ -202,7 +205,8 @@ class DirectKeys:
 
 
 class Inputs:
-    """The input task: scans `keys` every period_ms, debounces, forms chords, reports presses.
+    """The input task: scans `keys` every period_ms, debounces, forms chords, reports presses
+    to on_press and keys held LONG_MS to on_long (once a press), each as f(name, now_ms).
 
     `beats` counts polls (wrapping at 16 bits): the watchdog's sign of life of this task.
     """
@@ -212,7 +216,8 @@ class Inputs:
         self.clock = clock
         self.period_ms = period_ms
         self.on_press = _noop
-        self.deb = Debouncer(keys.names, self._pressed, None, on_long, on_stuck)
+        self.on_long = on_long or _noop
+        self.deb = Debouncer(keys.names, self._pressed, None, self._long, on_stuck)
         chords = []
         for a, b, out in getattr(keys, "chords", ()):
             bit_a = self.deb.bit(a)
@@ -235,6 +240,9 @@ class Inputs:
             if deb.down & other and not deb.stuck & other:
                 self.on_press(out, now_ms)
 
+    def _long(self, name, now_ms):
+        self.on_long(name, now_ms)
+
     def poll(self, now_ms):
         """One scan and debounce step."""
         self.deb.poll(self.keys.scan(), now_ms)
@@ -244,9 +252,12 @@ class Inputs:
         """Whether a key reads pressed right now (raw, undebounced): the power-on check."""
         return bool(self.keys.scan() & self.deb.bit(name))
 
-    async def run(self, on_press):
-        """Polls forever, calling on_press(name, now_ms) for every press and chord."""
+    async def run(self, on_press, on_long=None):
+        """Polls forever, calling on_press(name, now_ms) for every press and chord, and
+        on_long(name, now_ms) for a key held LONG_MS."""
         self.on_press = on_press
+        if on_long is not None:
+            self.on_long = on_long
         while True:
             self.poll(self.clock())
             await sleep_ms(self.period_ms)

@@ -383,3 +383,42 @@ def test_input_task_runs_under_asyncio():
     asyncio.run(main())
     assert [g[0] for g in got] == ["ROLL"]
     assert inputs.beats > 20
+
+
+def _direct_long():
+    state, inputs, log = _direct()
+    inputs.on_long = log.cb("long")
+    return state, inputs, log
+
+
+def test_long_press_is_an_event_of_its_own_once():
+    """The press fires on the first reading as before; holding LONG_MS adds one long event
+    (no repeat however long it is held); a short press gives none."""
+    state, inputs, log = _direct_long()
+    t = _run(state, inputs, [(300, {"ROLL": 0}), (50, {"ROLL": 1})], 0)  # short
+    assert log.names() == ["ROLL"] and log.names("long") == []
+    assert [e[2] for e in log.events if e[0] == "press"] == [0]
+    t0 = t
+    t = _run(state, inputs, [(3000, {"ROLL": 0}), (50, {"ROLL": 1})], t)  # held 3 s
+    assert log.names() == ["ROLL", "ROLL"] and log.names("long") == ["ROLL"]
+    press_at = [e[2] for e in log.events if e[0] == "press"][1]
+    long_at = [e[2] for e in log.events if e[0] == "long"][0]
+    assert press_at == t0 and 800 <= long_at - t0 < 805
+    t = _run(state, inputs, [(900, {"UNDO": 0}), (50, {"UNDO": 1})], t)  # another key
+    assert log.names("long") == ["ROLL", "UNDO"]
+
+
+def test_long_press_survives_bounces_but_not_a_release():
+    """Contact bounces while held do not restart the hold; a real release (RELEASE_MS)
+    does, so two 500 ms presses are no long press."""
+    state, inputs, log = _direct_long()
+    steps = [(10, {"ROLL": 0}), (10, {"ROLL": 1})] * 5  # a bouncy start
+    steps += [(400, {"ROLL": 0}), (15, {"ROLL": 1}), (500, {"ROLL": 0}), (50, {"ROLL": 1})]
+    t = _run(state, inputs, steps, 0)
+    assert log.names() == ["ROLL"] and log.names("long") == ["ROLL"]
+    long_at = [e[2] for e in log.events if e[0] == "long"][0]
+    assert 800 <= long_at < 805
+    t = _run(state, inputs, [(500, {"SELECT": 0}), (40, {"SELECT": 1})] * 2, t)
+    assert log.names()[1:] == ["SELECT", "SELECT"] and log.names("long") == ["ROLL"]
+    _run(state, inputs, [(700, {"LEFT": 0, "RIGHT": 0}), (50, {"LEFT": 1, "RIGHT": 1})], t)
+    assert log.names()[3:] == ["LEFT", "RIGHT", "MENU"] and log.names("long") == ["ROLL"]
