@@ -2,9 +2,12 @@
 #
 # Tasks:
 #   input     every POLL_MS: scan the keys, debounce, presses -> controller.press (or the
-#             self-test while it runs); a stuck key becomes an "error" event (code "stuck").
-#   render    every FRAME_MS: controller.tick(now), renderer.render(view, now) (the renderer
-#             writes the LEDs only when the frame changed); the self-test instead while it runs.
+#             self-test while it runs), keys held LONG_MS -> controller.long_press (HINT);
+#             a stuck key becomes an "error" event (code "stuck").
+#   render    every FRAME_MS: controller.tick(now) (timed changes, the board's own player: its
+#             choice may hold the loop ~2 s on an RP2040, well inside the watchdog's 8 s),
+#             renderer.render(view, now) (the renderer writes the LEDs only when the frame
+#             changed); the self-test instead while it runs.
 #   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
 #             Protocol); when it returns (the host asked for the REPL) the app stops.
 #   watchdog  when `wdt` (anything with .feed()) is given: every CHECK_MS it feeds the watchdog
@@ -75,6 +78,7 @@ class App:
         self.inputs = keys if isinstance(keys, Inputs) else Inputs(keys, clock, poll_ms)
         self.inputs.clock = clock
         self.inputs.on_press = self.press  # also when a test or benchmark polls directly
+        self.inputs.on_long = self.long_press
         self.inputs.deb.on_stuck = self._stuck
         self.frames = 0  # the render task's heartbeat (wraps at 16 bits)
         self.feeds = 0
@@ -93,6 +97,14 @@ class App:
             self.ctl.defer_save = True  # the frame first; frame() saves right after it
             try:
                 self.ctl.press(name, now_ms)
+            finally:
+                self.ctl.defer_save = False
+
+    def long_press(self, name, now_ms):
+        if self.test is None:
+            self.ctl.defer_save = True
+            try:
+                self.ctl.long_press(name, now_ms)
             finally:
                 self.ctl.defer_save = False
 
@@ -135,7 +147,7 @@ class App:
 
     # asyncio
     async def _input_task(self):
-        await self.inputs.run(self.press)
+        await self.inputs.run(self.press, self.long_press)
 
     async def _render_task(self):
         clock = self.clock

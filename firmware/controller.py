@@ -1,8 +1,9 @@
 # Buttons and remote commands -> Game: selection, cursor, dice entry, menu; fills the View.
-# menu, dice_entry, remote, report and resume are imported when first needed, so a board
-# played with buttons and electronic dice never loads them (heap).
+# menu, dice_entry, remote, report, resume and autoplay (the board's own player, with its
+# weights) are imported when first needed, so a board played by people with buttons and
+# electronic dice never loads them (heap).
 import fill
-from game import DONE, MOVE, OPENING, OVER, hop_text
+from game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
 from gammon.play import check_dice
 from settings import DEFAULT_LEVELS
 from ticks import ticks_add, ticks_diff
@@ -17,11 +18,19 @@ def err(code, message):
     return {"code": code, "message": message}
 
 
+def _lazy(name):
+    """A module imported when first needed (heap): menu, remote, report, autoplay..."""
+    return __import__(name)
+
+
 class Controller:
     """Turns presses and remote commands into game changes; never raises on bad input.
 
-    A side may be played by a program through `roll` and `move`, exactly as by buttons.
+    A side may be played by a program through `roll` and `move`, exactly as by buttons, or
+    by the board itself (settings.players, autoplay.py): `tick` then makes its steps.
     """
+
+    pace_ms = 700  # the board player's time per step (sim_main --pace)
 
     def __init__(self, game, settings, store, dice, layout="full", emit=None, now_ms=0):
         self.game = game
@@ -44,7 +53,10 @@ class Controller:
         self.movable = []  # points (mover's numbers) whose checker can move
         self.cands = 0  # cursor candidates: a mask of target indices
         self.shown = None  # dice shown outside a turn (no legal move)
-        self.turn_changed(now_ms)
+        self.bot = None  # autoplay.Bot while a side is played by the board
+        self.hint = None  # (sources, destinations) masks lit by HINT until the next press
+        self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
+        self.sides_changed(now_ms)
         if game.phase == OVER:
             self.view.over_since = now_ms
 
@@ -58,14 +70,17 @@ class Controller:
             self.turn_changed(now_ms)
 
     def _press(self, name, now):
+        if self.hint:  # shown until the next press
+            self.hint = None
+            self.refresh(now)
+        self.hint_ready = name == "ROLL" and self.game.phase == MOVE
         if name == "MENU" or self.menu_item >= 0:
-            import menu
-
-            return menu.press(self, name, now)
+            return _lazy("menu").press(self, name, now)
         if self.entry:
-            import dice_entry
-
-            return dice_entry.press(self, name, now)
+            return _lazy("dice_entry").press(self, name, now)
+        if self.busy():
+            t = target_of_button(name)
+            return self.fail("wrong_phase", "the board is playing", name, t, now)
         if name == "ROLL":
             ok, e = self.roll(now)
         elif name == "UNDO":
@@ -73,14 +88,7 @@ class Controller:
                 return self.select(-1, now)
             ok, e = self.undo(now)
         elif name == "LEFT" or name == "RIGHT":
-            c = self.view.cursor
-            if self.cands:  # the next candidate that way, round the board
-                for _ in range(26):
-                    c = (c + (1 if name == "RIGHT" else -1)) % 26
-                    if self.cands >> c & 1:
-                        break
-                self.view.cursor = c
-            return self.refresh(now)
+            return fill.move_cursor(self, name == "RIGHT")
         elif name == "SELECT":
             return self.press_target(self.view.cursor, name, now)
         else:
@@ -126,6 +134,8 @@ class Controller:
         """ROLL: passes a complete play's turn, then throws, enters `dice` or starts the
         entry of physical dice; at game over it starts the next game."""
         g = self.game
+        if self.busy():
+            return False, err("wrong_phase", "the board is playing")
         if g.phase == MOVE:
             return False, err("wrong_phase", "finish the play first")
         if dice is not None:
@@ -141,10 +151,10 @@ class Controller:
         if g.phase == DONE:
             g.pass_turn()
             self.emit({"event": "turn", "player": g.turn})
-        if dice is None and self.settings.physical_dice:
-            import dice_entry
-
-            dice_entry.start(self, now_ms)
+        # the board throws its own dice electronically, also with the physical-dice setting
+        board = g.phase == ROLL and self.by_board(g.turn)
+        if dice is None and self.settings.physical_dice and not board:
+            _lazy("dice_entry").start(self, now_ms)
             return True, {"dice": None, "entering": True}
         return self.apply_roll(dice, now_ms)
 
@@ -172,22 +182,21 @@ class Controller:
             self.emit({"event": "turn", "player": g.turn})
         self.view.rolling_until = ticks_add(now, ROLL_MS) or 1
         if g.phase == MOVE and self.settings.autoplay and g.turn_state.forced:
-            self.emit_steps(g.play_forced(), player)
+            if not self.by_board(player):  # the board plays its forced moves step by step
+                self.emit_steps(g.play_forced(), player)
         self.changed(now)
         return True, {"dice": list(dice), "player": player}
 
     def move(self, text, now_ms):
         """A single step ("13/11", "24/18/13") or a whole play ("8/5 6/5") in notation."""
-        import remote
-
-        return remote.move(self, text, now_ms)
+        return _lazy("remote").move(self, text, now_ms)
 
     def undo(self, now_ms):
         if self.entry:
-            import dice_entry
-
-            return dice_entry.undo(self, now_ms)
+            return _lazy("dice_entry").undo(self, now_ms)
         player = self.game.turn
+        if self.by_board(player) and self.game.phase >= MOVE:  # MOVE, DONE, OVER
+            return False, err("illegal", "the board's play cannot be taken back")
         hop = self.game.undo()
         if hop is None:
             return False, err("illegal", "nothing to undo")
@@ -207,11 +216,45 @@ class Controller:
         self.game.new_game()
         self.emit({"event": "new", "game": self.game.game_number})
 
+    # The board's own player (autoplay.py) and HINT
+    def by_board(self, player):
+        """Whether the board plays side `player` (0 or 1)."""
+        return self.bot is not None and self.settings.players[player] == "board"
+
+    def busy(self):
+        """The board is to act (throw, play, or pass between its own sides): a person's
+        presses other than MENU are refused."""
+        g = self.game
+        if g.phase == OPENING or g.phase == DONE:  # both sides the board's: it goes on alone
+            return self.by_board(0) and self.by_board(1)
+        return g.phase != OVER and self.by_board(g.turn)
+
+    def sides_changed(self, now):
+        """After a change of settings.players: the board's player joins or leaves."""
+        if "board" not in self.settings.players:
+            if self.bot is not None:
+                self.bot = _lazy("autoplay").unload()  # None: its weights leave the heap
+        elif self.bot is None:
+            self.bot = _lazy("autoplay").Bot()
+        self.turn_changed(now)
+
+    def long_press(self, name, now_ms):
+        """A button held (inputs.LONG_MS): ROLL held during a person's play is HINT (its
+        press has flashed red already: the play is not complete). Never raises."""
+        try:
+            if name == "ROLL" and self.hint_ready:
+                self.show_hint(now_ms)
+        except Exception as exc:
+            self.fail("internal", repr(exc), name, -1, now_ms)
+
+    def show_hint(self, now_ms):
+        """Lights the play the board would make (its strong level) until the next press;
+        (ok, {"play", "steps"}) or (False, wrong_phase) outside a person's play."""
+        return _lazy("autoplay").hint(self, now_ms)
+
     def configure(self, key, value, now_ms=0):
         """One setting, as from the menu; (False, bad_args) for a bad key or value."""
-        import menu
-
-        return menu.configure(self, key, value, now_ms)
+        return _lazy("menu").configure(self, key, value, now_ms)
 
     def tick(self, now_ms):
         """Timed transitions: deadlines reached go back to 0 (none) before the ticks wrap
@@ -227,24 +270,20 @@ class Controller:
         if self.shown and not v.blink_until:
             self.shown = None
             self.refresh(now_ms)
+        if self.bot is not None:
+            self.bot.tick(self, now_ms)
 
     def state(self, plays=True):
         """The protocol's `state` reply; `plays` lists every legal play (can be long)."""
-        import report
-
-        return report.state(self, plays)
+        return _lazy("report").state(self, plays)
 
     def plays(self):
         """The legal plays of the turn in notation, one at a time (for streaming)."""
-        import report
-
-        return report.plays_iter(self.game)
+        return _lazy("report").plays_iter(self.game)
 
     def history_dict(self, listed=True):
         """The protocol's `history` reply; `listed` False: "turns" is a generator."""
-        import report
-
-        return report.history(self.game, listed)
+        return _lazy("report").history(self.game, listed)
 
     def emit_steps(self, made, player):
         for f, t, hit in made:
@@ -275,29 +314,35 @@ class Controller:
         g = self.game
         self.sel = -1
         self.dests = {}
-        self.movable = g.turn_state.movable() if g.phase == MOVE else []
+        self.hint = None
+        self.movable = g.turn_state.movable() if g.phase == MOVE and not self.busy() else []
         self.refresh(now)
 
     def refresh(self, now):
         fill.fill_view(self, self.view)
 
 
-def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS):
-    """The controller at power-on: settings and game from `store`, a corrupt save kept
-    aside (reported in `boot_error`, `view.error` and an `error` event), never failing."""
+def _saved(store):
+    """Whether `store` holds a game or settings, finished or half-saved."""
     import os
-    import sys
 
     from storage import GAME, SETTINGS, TMP
 
-    saved = False
     for name in (GAME, SETTINGS, GAME + TMP, SETTINGS + TMP):
         try:
             os.stat(store.path(name))
-            saved = True
+            return True
         except OSError:
             pass
-    if not saved:  # a new board: nothing to read back
+    return False
+
+
+def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS):
+    """The controller at power-on: settings and game from `store`, a corrupt save kept
+    aside (reported in `boot_error`, `view.error` and an `error` event), never failing."""
+    import sys
+
+    if not _saved(store):  # a new board: nothing to read back (resume stays unloaded)
         from game import Game
         from settings import Settings
 

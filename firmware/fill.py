@@ -1,4 +1,5 @@
-# Fills the View from the game and the controller's selection, cursor, dice entry and menu.
+# Fills the View from the game and the controller's selection, cursor, dice entry, menu and
+# hint. The board's own player shows its steps through the selection (autoplay.py).
 from view import MENU, target_of
 
 
@@ -38,6 +39,8 @@ def fill_view(ctl, v):
     old = v.selected
     v.selected = target_of(turn, ctl.sel) if ctl.sel >= 0 else -1
     _cursor(ctl, v, old)
+    if ctl.hint:  # HINT: the sources glow, the destinations blink (both: alternately)
+        v.movable, v.dests = ctl.hint
     v.turn = turn
     v.game_phase = g.phase
     v.phase = MENU if ctl.menu_item >= 0 else g.phase
@@ -93,7 +96,7 @@ def _cursor(ctl, v, old_selected):
     Candidates (a mask of target indices, as `ctl.cands`): the selected checker and its
     destinations, else the movable checkers, else every point.
     """
-    if ctl.layout != "minimal" or ctl.entry or ctl.menu_item >= 0:
+    if ctl.layout != "minimal" or ctl.entry or ctl.menu_item >= 0 or ctl.busy():
         ctl.cands = 0
         v.cursor = -1
         return
@@ -114,3 +117,16 @@ def _cursor(ctl, v, old_selected):
             v.cursor = target_of(turn, max(ctl.movable))
         else:
             v.cursor = 0
+
+
+def move_cursor(ctl, right):
+    """LEFT/RIGHT (minimal layout): the cursor to the next candidate that way, round the
+    board."""
+    c = ctl.view.cursor
+    if ctl.cands:
+        for _ in range(26):
+            c = (c + (1 if right else -1)) % 26
+            if ctl.cands >> c & 1:
+                break
+        ctl.view.cursor = c
+    fill_view(ctl, ctl.view)

@@ -1,17 +1,18 @@
-# The MENU, shown on the dice: new game, brightness, autoplay, dice, colours, players.
+# The MENU, shown on the dice: new game, brightness, autoplay, dice, colours, players, level.
 import json
 
-from settings import KEYS, PLAYER_MODES, SETTINGS_VERSION
+from settings import KEYS, LEVELS, PLAYER_MODES, SETTINGS_VERSION
 from view import PALETTE_COUNT, target_of_button
 
-ITEMS = ("new", "brightness", "autoplay", "dice", "palette", "players")
+# The seventh item (level) shows all nine cells on the first die (the renderer: past 6).
+ITEMS = ("new", "brightness", "autoplay", "dice", "palette", "players", "level")
 
 
 def count(ctl, item):
     """How many values item `item` has."""
     if item == 1:
         return len(ctl.settings.levels)
-    if item in (2, 3):
+    if item in (2, 3, 6):
         return 2
     if item == 4:
         return PALETTE_COUNT
@@ -35,6 +36,8 @@ def value(ctl, item):
         return s.palette
     if item == 5:
         return max(players_index(s.players), 0)
+    if item == 6:
+        return 0 if s.level == LEVELS[0] else 1
     return 0
 
 
@@ -50,6 +53,8 @@ def _set(ctl, item, v):
         s.palette = v
     elif item == 5:
         s.players = list(PLAYER_MODES[v])
+    elif item == 6:
+        s.level = LEVELS[v]
 
 
 def _next_item(ctl, now):
@@ -110,7 +115,7 @@ def settings_changed(ctl, now):
     except OSError as exc:
         ctl.emit({"event": "error", "code": "storage", "message": repr(exc)})
     ctl.emit({"event": "config", "settings": settings_dict(ctl.settings)})
-    ctl.refresh(now)
+    ctl.sides_changed(now)
 
 
 def settings_dict(s):
@@ -146,6 +151,11 @@ def set_setting(s, key, value):
         if mode < 0:
             raise ValueError("players: one of %r" % (PLAYER_MODES,))
         s.players = list(PLAYER_MODES[mode])
+        return
+    if key == "level":
+        if value not in LEVELS:
+            raise ValueError("level: one of %r" % (LEVELS,))
+        s.level = LEVELS[LEVELS.index(value)]  # the interned string, not the request's
         return
     if key not in KEYS:
         raise ValueError("no setting %r" % (key,))

@@ -223,6 +223,9 @@ class Protocol:
     def _new(self, req, now_ms):
         return _merge(_outcome(self.ctl.new_game(now_ms)))
 
+    def _hint(self, req, now_ms):
+        return _merge(_outcome(self.ctl.show_hint(now_ms)))
+
     def _history(self, req, now_ms):
         return _merge(self.ctl.history_dict())
 
@@ -288,6 +291,7 @@ _HANDLERS = {
     "undo": Protocol._undo,
     "new": Protocol._new,
     "history": Protocol._history,
+    "hint": Protocol._hint,
     "config": Protocol._config,
     "selftest": Protocol._selftest,
     "repl": Protocol._repl,

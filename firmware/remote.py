@@ -10,6 +10,8 @@ def move(ctl, text, now):
     legal play makes that play (its steps in any order); otherwise the steps are made as
     written, one by one."""
     g = ctl.game
+    if ctl.busy():
+        return False, err("wrong_phase", "the board is playing")
     if g.phase != MOVE or ctl.entry:
         return False, err("wrong_phase", "no move to make now")
     try:

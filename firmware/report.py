@@ -52,6 +52,8 @@ def state(ctl, plays=True):
         "error": ctl.boot_error,
         # the selected checker's point in the mover's numbers (25 = bar), None if none
         "selected": point_of(g.turn, v.selected) if v.selected >= 0 else None,
+        # the board's own player: None, or "roll", "think", "move" while it is to act
+        "bot": ctl.bot.doing(ctl) if ctl.bot else None,
     }
     if plays:
         d["plays"] = list(plays_iter(g))

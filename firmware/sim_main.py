@@ -1,12 +1,13 @@
 # Entry point of the simulator: the firmware with a FakeStrip and no pins, on stdin/stdout.
 #
 #   micropython sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board pico]
-#                           [--nonblocking]
+#                           [--pace MS] [--nonblocking]
 #
 # `ledgammon sim` starts this with a pseudo-terminal as stdin and stdout (non-blocking, hence
 # --nonblocking), so a host talks to it exactly as to a board's USB serial port. Buttons
 # arrive through the protocol's `press`; the frame is served by `leds`. The game and the
-# settings live in --flash DIR, so a restart resumes the game. Runs under CPython too.
+# settings live in --flash DIR, so a restart resumes the game. --pace sets the board's own
+# player's time per step (700 ms; tests play faster). Runs under CPython too.
 import asyncio
 import sys
 
@@ -16,11 +17,21 @@ from inputs import DirectKeys
 from output import FakeStrip
 from storage import Store
 
-USAGE = "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
+USAGE = (
+    "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
+    " [--pace MS] [--nonblocking]"
+)
 
 
 def _options(argv):
-    opts = {"flash": None, "layout": None, "seed": None, "board": "pico", "nonblocking": False}
+    opts = {
+        "flash": None,
+        "layout": None,
+        "seed": None,
+        "board": "pico",
+        "pace": None,
+        "nonblocking": False,
+    }
     i = 0
     while i < len(argv):
         key = argv[i]
@@ -38,6 +49,10 @@ def _options(argv):
         raise ValueError("--layout is full or minimal")
     if opts["seed"] is not None:
         opts["seed"] = int(opts["seed"])
+    if opts["pace"] is not None:
+        opts["pace"] = int(opts["pace"])
+        if not 1 <= opts["pace"] <= 10000:
+            raise ValueError("--pace is 1-10000 ms")
     return opts
 
 
@@ -61,7 +76,7 @@ def make_app(opts):
     strip = FakeStrip(board.LED_COUNT, board.LED_ORDER)
     seed = opts["seed"]
     dice = Dice(SeededBytes(seed)) if seed is not None else Dice()
-    return build(
+    app = build(
         board,
         layout,
         DirectKeys({}),  # no pins: every press comes through the protocol
@@ -70,6 +85,9 @@ def make_app(opts):
         dice,
         nonblocking=opts["nonblocking"],
     )
+    if opts["pace"] is not None:
+        app.ctl.pace_ms = opts["pace"]
+    return app
 
 
 async def _run(app):

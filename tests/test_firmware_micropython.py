@@ -28,6 +28,12 @@ MODULES = sorted(f[:-3] for f in os.listdir(TESTS) if f.startswith("test_") and 
 # 64 KB at the least (measured with the relative paths of run_module).
 HEAP = {
     "test_app": "192K",
+    # the board's own player: its code and weights take ~23 KB on this port (~15 KB on the
+    # board); the test modules check its choices with a second copy of the opponent
+    "test_autoplay": "160K",
+    "test_autoplay_app": "176K",
+    "test_autoplay_heap": "112K",  # a whole game of the board against itself: passes in 96K
+    "test_autoplay_powercut": "144K",
     "test_controller": "96K",
     "test_controller_dice": "80K",
     "test_controller_games": "96K",
@@ -35,10 +41,12 @@ HEAP = {
     "test_controller_menu": "80K",
     "test_controller_remote": "96K",
     "test_game": "64K",
+    "test_hint": "144K",
     "test_inputs": "64K",
     "test_output": "80K",
     "test_powercut": "96K",
     "test_protocol": "128K",
+    "test_protocol_board": "144K",
     "test_renderer": "96K",
     "test_selftest": "64K",
     "test_storage": "96K",
@@ -102,7 +110,11 @@ def _compile_tree(src_root: str, dest_root: str) -> None:
     for folder, dirs, files in os.walk(src_root):
         dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
         for name in files:
-            if name.endswith(".py"):
+            if name.endswith(".bin"):  # data the firmware reads (weights.bin), as deployed
+                rel = os.path.relpath(os.path.join(folder, name), src_root)
+                os.makedirs(os.path.dirname(os.path.join(dest_root, rel)), exist_ok=True)
+                shutil.copy(os.path.join(folder, name), os.path.join(dest_root, rel))
+            elif name.endswith(".py"):
                 src = os.path.join(folder, name)
                 rel = os.path.relpath(src, src_root)
                 if os.path.basename(folder) == "fake_hw":  # found by file name: kept as source

@@ -14,10 +14,10 @@ def test_menu_walks_items_and_closes():
     assert v.phase == MENU and v.menu_item == 0 and v.game_phase == OPENING
     assert rec.of("menu")[-1]["item"] == "new"
     items = []
-    for _ in range(5):
+    for _ in range(6):
         ctl.press("MENU", 20)
         items.append(rec.of("menu")[-1]["item"])
-    assert items == ["brightness", "autoplay", "dice", "palette", "players"]
+    assert items == ["brightness", "autoplay", "dice", "palette", "players", "level"]
     ctl.press("MENU", 30)  # after the last item: closed
     assert v.phase == OPENING and ctl.menu_item == -1
     fakes.done(ctl)
@@ -51,17 +51,29 @@ def test_values_change_and_persist():
     assert v.palette == 0
     ctl.press("LEFT", 21)
     assert v.palette == PALETTE_COUNT - 1
-    ctl.press("MENU", 22)  # players: human against human only, for now
+    ctl.press("MENU", 22)  # players: human/human, human/board, board/human, board/board
+    assert v.menu_value == 0 and ctl.bot is None
     ctl.press("RIGHT", 23)
-    assert ctl.settings.players == ["human", "human"]
+    assert ctl.settings.players == ["human", "board"] and v.menu_value == 1 and ctl.bot
+    ctl.press("LEFT", 23)
+    ctl.press("LEFT", 23)
+    assert ctl.settings.players == ["board", "board"] and v.menu_value == 3
+    ctl.press("RIGHT", 23)
+    assert ctl.settings.players == ["human", "human"] and ctl.bot is None
     ctl.press("p5", 24)  # a point while the menu is open
     assert rec.of("error")[-1]["code"] == "wrong_phase" and v.flash_target == 4
+    ctl.press("MENU", 25)  # level: easy, strong
+    assert v.menu_item == 6 and v.menu_value == 1 and ctl.settings.level == "strong"
+    ctl.press("ROLL", 26)
+    assert ctl.settings.level == "easy" and v.menu_value == 0
+    assert rec.of("config")[-1]["settings"]["level"] == "easy"
     brightness = v.brightness
     ctl = rec = v = None
     gc.collect()
     ctl, rec = fakes.make(root)  # power off and on: the settings come back
     s = ctl.settings
     assert s.brightness == brightness and s.autoplay and s.physical_dice
+    assert s.players == ["human", "human"] and s.level == "easy" and ctl.bot is None
     assert s.palette == PALETTE_COUNT - 1 and ctl.view.palette == PALETTE_COUNT - 1
     assert ctl.boot_error is None
     fakes.done(ctl)
@@ -87,7 +99,7 @@ def test_menu_closes_over_a_turn_in_play():
     ctl.roll(5, (6, 1))
     ctl.press("p13", 6)
     assert ctl.view.selected == 12
-    for _ in range(7):
+    for _ in range(8):  # every item, then closed
         ctl.press("MENU", 10)
     assert ctl.view.phase == MOVE and ctl.view.selected == -1 and ctl.view.movable
     fakes.done(ctl)
@@ -102,7 +114,12 @@ def test_configure():
         ("brightness", 0),
         ("brightness", 300),
         ("autoplay", "yes"),
-        ("players", ["board", "human"]),
+        ("players", ["board", "nobody"]),
+        ("players", "board"),
+        ("players", None),
+        ("level", "hard"),
+        ("level", 1),
+        ("level", ["easy"]),
         ("volume", 1),
     ):
         ok, err = ctl.configure(key, value)
@@ -113,5 +130,6 @@ def test_configure():
         "physical_dice": False,
         "palette": 2,
         "players": ["human", "human"],
+        "level": "strong",
     }
     fakes.done(ctl)

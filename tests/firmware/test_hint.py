@@ -1,0 +1,185 @@
+# HINT: the play the board would make (its strong level), lit until the next press: by the
+# controller, by ROLL held during a person's play (the long press), never outside one.
+import gc
+
+import fakes
+from autoplay import weights_path
+from game import DONE, MOVE, OPENING, OVER, ROLL
+from gammon.notation import find_play, parse_steps
+from gammon.opponent import shared
+from view import TARGET_DICE, target_of
+
+
+def _masks(turn, hops):
+    src = dst = 0
+    for frm, to in hops:
+        src |= 1 << target_of(turn, frm)
+        dst |= 1 << target_of(turn, to)
+    return src, dst
+
+
+def _same_steps(a, b):
+    return sorted(a) == sorted(b)
+
+
+def _follow(ctl, now):
+    """Plays the person's turn by the hint, one step at a time with buttons; each hint lit
+    as the reply says and continuing the play of the first."""
+    g = ctl.game
+    v = ctl.view
+    first = None
+    while g.phase == MOVE:
+        ok, r = ctl.show_hint(now)
+        assert ok, r
+        hops = parse_steps(" ".join(r["steps"]))
+        assert (v.movable, v.dests) == _masks(g.turn, hops) and v.selected == -1
+        if first is None:
+            first = r["play"]
+            play = shared(weights_path()).choose(g.position, g.dice, "strong")
+            assert r["play"] == str(play)
+            assert _same_steps(hops, [(s[0], s[1]) for s in play.steps])
+        assert r["play"] == first  # the rest of the same play
+        frm, to = hops[0]
+        fakes.press_target(ctl, target_of(g.turn, frm), now)
+        assert ctl.hint is None and v.selected == target_of(g.turn, frm)  # the press ends it
+        fakes.press_target(ctl, target_of(g.turn, to), now)
+        now += 10
+    return now
+
+
+def test_hint_lights_the_strong_choice_and_a_person_can_follow_it():
+    for layout in ("full", "minimal"):
+        gc.collect()
+        ctl, rec = fakes.make(layout=layout, seed=4 if layout == "full" else 6, keep=8)
+        g = ctl.game
+        now = 100
+        turns = 0
+        while g.phase != OVER and turns < 6:
+            now += 10
+            if g.phase == MOVE:
+                now = _follow(ctl, now)
+                turns += 1
+            else:
+                ctl.press("ROLL", now)
+        rec.check()
+        assert turns == 6 and not rec.of("error")
+        fakes.done(ctl)
+
+
+def test_hint_after_other_steps_keeps_them():
+    """After a step the board would not make, the hint completes a legal play from there."""
+    gc.collect()
+    ctl, rec = fakes.make(seed=8, keep=8)
+    g = ctl.game
+    now = 100
+    checked = 0
+    while g.phase != OVER and checked < 3:
+        now += 10
+        if g.phase != MOVE:
+            ctl.press("ROLL", now)
+            continue
+        best = shared(weights_path()).choose(g.position, g.dice, "strong")
+        fakes.play_step(ctl, now)  # the scripted person's own step
+        if g.phase == MOVE:
+            ok, r = ctl.show_hint(now)
+            assert ok, r
+            play = find_play(g.position, g.dice, r["play"])
+            rest = [(s[0], s[1]) for s in play.steps]
+            for s in g.steps():  # the play keeps the steps made
+                rest.remove((s[0], s[1]))
+            now = _finish(ctl, r, now)
+            assert g.phase in (DONE, OVER) and g.turn_state.play == play
+            if play != best:
+                checked += 1
+        while g.phase == MOVE:
+            fakes.play_step(ctl, now)
+    assert checked >= 2
+    rec.check()
+    fakes.done(ctl)
+
+
+def _finish(ctl, r, now):
+    """Makes the hint's remaining steps with buttons."""
+    g = ctl.game
+    for frm, to in parse_steps(" ".join(r["steps"])):
+        fakes.press_target(ctl, target_of(g.turn, frm), now)
+        fakes.press_target(ctl, target_of(g.turn, to), now)
+    return now + 10
+
+
+def test_no_hint_outside_a_persons_play():
+    gc.collect()
+    ctl, rec = fakes.make(keep=8)
+    g = ctl.game
+    v = ctl.view
+
+    def refused():
+        before = (v.movable, v.dests, v.selected, g.to_json())
+        ok, e = ctl.show_hint(50)
+        assert not ok and e["code"] == "wrong_phase" and ctl.hint is None
+        assert (v.movable, v.dests, v.selected, g.to_json()) == before
+
+    assert g.phase == OPENING
+    refused()
+    ctl.roll(10, (3, 1))
+    ctl.press("p8", 11)
+    ctl.press("p5", 12)
+    ctl.press("p6", 13)
+    ctl.press("p5", 14)
+    assert g.phase == DONE
+    refused()
+    ctl.roll(15, (4, 2))  # player 1's turn
+    ctl.press("MENU", 16)
+    refused()  # the menu is open
+    for _ in range(7):
+        ctl.press("MENU", 17)
+    assert ctl.menu_item == -1 and ctl.show_hint(18)[0]
+    ctl.undo(19)  # no step to take back; the hint stays until a press
+    assert ctl.hint is not None
+    ctl.press("MENU", 20)  # any press ends it
+    assert ctl.hint is None
+    for _ in range(7):
+        ctl.press("MENU", 21)
+    assert ctl.configure("players", ["board", "human"])[0]
+    assert ctl.show_hint(22)[0]  # player 1 is still a person
+    ctl.configure("players", ["human", "board"])
+    assert ctl.busy()
+    refused()  # the board's turn
+    ctl.configure("physical_dice", True)
+    ctl.configure("players", ["human", "human"])
+    assert ctl.move("13/9 6/4", 23)[0] and ctl.roll(24)[1]["entering"]
+    refused()  # physical dice being entered
+    fakes.done(ctl)
+
+
+def test_roll_held_during_a_play_is_hint():
+    """The long press of ROLL: its press flashes red as ever (the play is not complete),
+    then the hint lights. Held while throwing, or another key held, it is nothing."""
+    for layout in ("full", "minimal"):
+        gc.collect()
+        ctl, rec = fakes.make(layout=layout, keep=8)
+        g = ctl.game
+        v = ctl.view
+        ctl.press("ROLL", 10)  # the opening throw, held long
+        ctl.long_press("ROLL", 810)
+        assert ctl.hint is None and g.phase == MOVE
+        ctl.press("UNDO", 900)
+        ctl.long_press("UNDO", 1700)
+        assert ctl.hint is None
+        ctl.press("ROLL", 2000)
+        assert rec.of("error")[-1]["code"] == "wrong_phase" and v.flash_target == TARGET_DICE
+        ctl.long_press("ROLL", 2800)
+        play = shared(weights_path()).choose(g.position, g.dice, "strong")
+        hops = [(s[0], s[1]) for s in play.steps]
+        assert ctl.hint == _masks(g.turn, hops) and (v.movable, v.dests) == ctl.hint
+        ctl.press("ROLL", 3000)  # the next press ends it; held again, it comes back
+        assert ctl.hint is None and v.dests == 0 and v.movable == ctl.cands | v.movable
+        ctl.long_press("ROLL", 3800)
+        assert ctl.hint is not None
+        while g.phase == MOVE:
+            fakes.play_step(ctl, 4000)
+        ctl.press("ROLL", 4100)  # passes the turn and throws: not a hint when held
+        ctl.long_press("ROLL", 4900)
+        assert ctl.hint is None
+        assert g.phase in (MOVE, ROLL)
+        fakes.done(ctl)

@@ -1,0 +1,89 @@
+# The protocol and the board's own player: `config` of players and level, `state`'s "bot",
+# the `hint` request, the board's steps as events while a person's requests are refused.
+import fakes
+from autoplay import weights_path
+from gammon.opponent import shared
+from view import target_of
+from wire import ask, make, one, snap
+
+
+def test_config_players_and_level_and_state():
+    proto, ctl, wire = make()
+    r = one(proto, wire, b'{"cmd":"config","id":1}\n')
+    assert r["settings"]["players"] == ["human", "human"] and r["settings"]["level"] == "strong"
+    line = b'{"cmd":"config","set":{"players":["human","board"],"level":"easy"},"id":2}\n'
+    replies, events = ask(proto, wire, line)
+    s = replies[0]["settings"]
+    assert replies[0]["ok"] and s["players"] == ["human", "board"] and s["level"] == "easy"
+    assert [e["event"] for e in events] == ["config", "config"]
+    before = snap(ctl)
+    for bad in (
+        b'{"players":["human","robot"]}',
+        b'{"players":"board"}',
+        b'{"level":"hard"}',
+        b'{"level":"easy","palette":9}',
+        b'{"players":["board","board"],"level":3}',
+    ):
+        r = one(proto, wire, b'{"cmd":"config","set":' + bad + b',"id":3}\n')
+        assert not r["ok"] and r["error"]["code"] == "bad_args", bad
+        assert snap(ctl) == before  # all or nothing
+    st = one(proto, wire, b'{"cmd":"state","id":4}\n')
+    assert st["settings"]["players"] == ["human", "board"] and st["settings"]["level"] == "easy"
+    assert st["bot"] is None  # the opening roll is the person's
+    fakes.done(ctl)
+
+
+def test_hint_request():
+    proto, ctl, wire = make()
+    r = one(proto, wire, b'{"cmd":"hint","id":1}\n')
+    assert not r["ok"] and r["error"]["code"] == "wrong_phase" and r["id"] == 1
+    one(proto, wire, b'{"cmd":"roll","dice":[6,5],"id":2}\n')
+    g = ctl.game
+    play = shared(weights_path()).choose(g.position, g.dice, "strong")
+    r = one(proto, wire, b'{"cmd":"hint","id":3}\n')
+    assert r["ok"] and r["play"] == str(play) and len(r["steps"]) == 2
+    src = dst = 0
+    for frm, to, _ in play.steps:
+        src |= 1 << target_of(0, frm)
+        dst |= 1 << target_of(0, to)
+    assert ctl.hint == (src, dst) and (ctl.view.movable, ctl.view.dests) == (src, dst)
+    first = r["steps"][0]
+    r = one(proto, wire, ('{"cmd":"move","play":"%s","id":4}\n' % first).encode())
+    assert r["ok"] and ctl.hint is None  # a change of the game ends the hint
+    r = one(proto, wire, b'{"cmd":"hint","id":5}\n')
+    assert r["ok"] and r["play"] == str(play) and len(r["steps"]) == 1
+    fakes.done(ctl)
+
+
+def test_the_board_players_steps_are_events_and_requests_wait():
+    """Board against board: its throws and steps come as the same events as a person's
+    (`ledgammon watch` follows them); a person's requests are refused meanwhile."""
+    proto, ctl, wire = make(seed=5)
+    ctl.pace_ms = 40
+    r = one(proto, wire, b'{"cmd":"config","set":{"players":["board","board"]},"id":1}\n')
+    assert r["ok"]
+    kinds = {}
+    now = 0
+    while ctl.game.phase != 4 and now < 2000000:
+        now += 20
+        ctl.tick(now)
+        for ev in wire.take():
+            kinds[ev["event"]] = kinds.get(ev["event"], 0) + 1
+            assert ev["event"] != "error", ev
+        if now % 2000 == 0:
+            for line in (
+                b'{"cmd":"roll","id":2}\n',
+                b'{"cmd":"undo","id":3}\n',
+                b'{"cmd":"press","button":"p6","id":4}\n',
+                b'{"cmd":"move","play":"6/5","id":5}\n',
+                b'{"cmd":"hint","id":6}\n',
+            ):
+                replies, events = ask(proto, wire, line, now)
+                assert not replies[0]["ok"], (line, replies)
+                assert replies[0]["error"]["code"] in ("wrong_phase", "illegal")
+            st = one(proto, wire, b'{"cmd":"state","id":7}\n', now)
+            assert st["bot"] in ("roll", "think", "move") or st["phase"] == "over"
+    assert ctl.game.phase == 4
+    assert kinds["step"] > 40 and kinds["roll"] > 20 and kinds["over"] == 1
+    assert kinds["turn"] >= kinds["roll"] - 1 and "press" not in kinds
+    fakes.done(ctl)

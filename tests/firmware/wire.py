@@ -1,0 +1,51 @@
+# Test helpers for the protocol: a controller behind a Protocol, its lines taken back as JSON.
+import json
+
+import fakes
+from protocol import Protocol
+
+INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
+
+
+class Wire:
+    """What the protocol wrote, as lines."""
+
+    def __init__(self):
+        self.chunks = []
+
+    def __call__(self, b):
+        self.chunks.append(bytes(b))
+
+    def take(self):
+        """The JSON objects written since the last take (each line must parse)."""
+        text = b"".join(self.chunks)
+        self.chunks = []
+        assert not text or text.endswith(b"\n"), text
+        return [json.loads(line) for line in text.split(b"\n")[:-1]]
+
+
+def make(seed=3):
+    """(protocol, controller, wire) on a fresh folder."""
+    ctl, rec = fakes.make(seed=seed)
+    wire = Wire()
+    proto = Protocol(ctl, INFO, wire, 0)
+    ctl.emit = proto.event
+    return proto, ctl, wire
+
+
+def ask(proto, wire, line, now=0):
+    """Feeds one line; returns (replies, events)."""
+    proto.feed(line, now)
+    objs = wire.take()
+    return [o for o in objs if "event" not in o], [o for o in objs if "event" in o]
+
+
+def one(proto, wire, line, now=0):
+    replies, _ = ask(proto, wire, line, now)
+    assert len(replies) == 1, replies
+    return replies[0]
+
+
+def snap(ctl):
+    """Everything a request could change: the game and the settings."""
+    return ctl.game.to_json() + ctl.settings.to_json()
