@@ -272,12 +272,19 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     made = deploy.compile_firmware(build, "pico", mpy_cross=mpy_cross)
     assert "main.py" in made and "protocol.mpy" in made and "gammon/position.mpy" in made
     assert not any(m.startswith("sim_main") or m.endswith("controller.py") for m in made)
+    assert "weights.bin" in made and "autoplay.mpy" in made  # the board's own player
+    with (
+        open(os.path.join(build, "weights.bin"), "rb") as f,
+        open(os.path.join(ROOT, "firmware", "weights.bin"), "rb") as g,
+    ):
+        assert f.read() == g.read()  # copied as it is
     for m in made:
         assert os.path.getsize(os.path.join(build, m)) > 0
     with open(os.path.join(build, "protocol.mpy"), "rb") as f:
         assert f.read(1) == b"M"  # an .mpy header
     cmds = deploy.commands("/dev/ttyACM0", build, made, "mpremote")
     top = sorted({m.split("/")[0] for m in made})
+    assert "weights.bin" in top and "'weights.py'" not in cmds[0][5]
     board = ["mpremote", "connect", "/dev/ttyACM0", "resume"]
     assert cmds[1] == board + ["fs", "cp", "-r", *top, ":"]
     assert cmds[2] == board + ["reset"]
@@ -291,3 +298,49 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     one_error_line(
         *run(capsys, "deploy", "-p", "x", "--board", "nope", "--dry-run")[::2], 7, "unknown board"
     )
+
+
+def test_players_level_and_hint_commands(sim, capsys):
+    p = sim.port
+    one_error_line(*run(capsys, "hint", "-p", p)[::2], 5, "wrong_phase")  # no dice yet
+    code, out, _ = run(capsys, "roll", "-p", p, "6", "4")
+    code, out, _ = run(capsys, "hint", "-p", p)
+    assert code == 0 and out.startswith("hint: ") and "steps to make: " in out
+    reply = json.loads(run(capsys, "hint", "-p", p, "--json")[1])
+    assert reply["ok"] and len(reply["steps"]) == 2
+    code, out, _ = run(capsys, "move", "-p", p, reply["play"])
+    assert code == 0
+    code, out, _ = run(capsys, "config", "-p", p, "players=human,board", "level=easy")
+    assert code == 0 and 'players=["human", "board"]' in out and 'level="easy"' in out
+    one_error_line(*run(capsys, "config", "-p", p, "level=hard")[::2], 5, "level")
+    code, out, _ = run(capsys, "roll", "-p", p)  # passes the turn: the board throws and plays
+    assert code == 0 and "player 1 rolled" in out
+    with connect(p) as client:
+        st = client.state()
+        assert st["bot"] in ("think", "move") and st["settings"]["level"] == "easy"
+        assert "the board is " in commands.describe(st)
+        assert client.request("roll")["error"]["code"] == "wrong_phase"  # the board's turn
+
+
+def test_play_sets_the_players_and_level(tmp_path, capsys, monkeypatch):
+    from ledgammon import terminal
+
+    seen = []
+
+    def fake_view(client, interactive=True, layout=None):
+        seen.append(client.request("config")["settings"])
+        return 0
+
+    monkeypatch.setattr(terminal, "run_view", fake_view)
+    flash = str(tmp_path / "f")
+    argv = ["play", "--flash", flash, "--players", "human,board", "--level", "easy"]
+    assert run(capsys, *argv, "--pace", "50")[0] == 0
+    assert seen[-1]["players"] == ["human", "board"] and seen[-1]["level"] == "easy"
+    assert run(capsys, "play", "--flash", flash)[0] == 0  # kept in the flash
+    assert seen[-1]["players"] == ["human", "board"]
+    for bad in ("human", "human,robot", "board,board,human"):
+        code, _, err = run(capsys, "play", "--flash", flash, "--players", bad)
+        one_error_line(code, err, 1, "--players")
+    assert len(seen) == 2
+    with pytest.raises(SystemExit):  # argparse: exit code 2 and its usage message
+        run(capsys, "play", "--flash", flash, "--level", "hard")

@@ -11,6 +11,8 @@ import os
 import random
 import time
 
+from ledgammon import boardinfo
+from ledgammon.board_text import player_colours
 from ledgammon.client import Client
 from simkit import (
     MICROPYTHON,
@@ -25,6 +27,7 @@ from simkit import (
 
 # The MicroPython unix port is pinned in requirements.txt: without it these tests fail.
 assert os.path.exists(MICROPYTHON), "the MicroPython unix port is missing: run make setup"
+BOARD = boardinfo.load("pico")
 
 
 def test_complete_games_through_the_client(tmp_path):
@@ -201,3 +204,58 @@ def test_the_boards_read_path(tmp_path):
             assert client.request("hello")["error"]["code"] == "bad_json"
             client.transport.port.write(b"\r\x03\r\x01")
             assert sim.wait(10) == 0
+
+
+def _checker_counts(frame: bytes, colours: list) -> dict:
+    """Checkers per absolute point and player as the LEDs show them (one LED a checker)."""
+    leds = BOARD.decode(frame)
+    return {(p, k): leds["p%d" % k].count(colours[p]) for p in (0, 1) for k in range(1, 25)}
+
+
+def test_a_game_against_the_board_through_the_client(tmp_path):
+    """`config` makes player 1 the board's; the person plays with button presses, the board
+    throws and plays by itself: its steps come as events (the board rebuilt from events
+    matches `state`), each step's checker is lit on the LEDs before it moves, and after
+    its play the LEDs show its checkers where the state has them."""
+    with start_sim(str(tmp_path), seed=41, pace=200) as sim, connect(sim.port) as client:
+        settings = client.config(players=["human", "board"], level="strong")["settings"]
+        assert settings["players"] == ["human", "board"] and settings["level"] == "strong"
+        rng = random.Random(4)
+        tracker = Tracker()
+        colours: list = []
+        lit = shown = 0
+        board_steps = 0
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            st = client.state()
+            for ev in client.events():
+                tracker.event(ev)
+                if ev["event"] == "step" and ev["player"] == 1:
+                    board_steps += 1
+                assert ev["event"] != "error" or ev["code"] != "internal", ev
+            assert tracker.board() == st["board"], (st["steps"], tracker.kinds[-8:])
+            if st["phase"] == "over":
+                break
+            if st["bot"] is not None:  # the board's turn: watch it, press nothing
+                if st["bot"] == "move" and st["selected"] is not None and colours:
+                    k = st["selected"]  # the lit checker, player 1's own point
+                    if 1 <= k <= 24:
+                        seen = _checker_counts(client.frame(), colours)
+                        # its top checker shows the selection colour, not the checker's
+                        lit += seen[(1, 25 - k)] == st["board"]["p1"][24 - k] - 1
+                time.sleep(0.01)
+                continue
+            if st["phase"] == "done" and st["turn"] == 1:  # the board has played
+                frame = client.frame()
+                colours = player_colours(BOARD.decode(frame), st)
+                seen = _checker_counts(frame, colours)
+                assert all(seen[(p, k)] == st["board"]["p%d" % p][k - 1] for p, k in seen)
+                shown += 1
+            press_turn(client, st, rng)
+        else:
+            raise AssertionError("the game did not end")
+        hist = client.history()
+        assert replay(hist).position_id() == st["current_id"]
+        board_turns = [t for t in hist["turns"] if t["player"] == 1]
+        assert len(board_turns) > 10 and board_steps > 20 and shown > 8 and lit > 8
+        assert tracker.kinds.count("press") < len(tracker.kinds) // 2

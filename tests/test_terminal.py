@@ -479,3 +479,95 @@ def test_the_view_plays_on_the_simulator_through_the_real_client(tmp_path):
         played = [t["play"] for t in client.history()["turns"]]
     assert played == chosen and len(chosen) == 6
     assert "Player " in display.shown[-1].lines()[board_text.STATUS]
+
+
+@pytest.mark.parametrize(
+    "state, words",
+    [
+        ({"phase": "roll", "turn": 1, "bot": "roll"}, "the board throws its dice"),
+        ({"phase": "move", "turn": 1, "bot": "think", "dice": [5, 3]}, "the board is thinking"),
+        ({"phase": "move", "turn": 0, "bot": "move"}, "the board is playing its move"),
+        ({"phase": "done", "turn": 1, "settings": {"players": ["human", "board"]}},
+         "the board has played: ROLL for your turn"),
+        ({"phase": "done", "turn": 0, "settings": {"players": ["human", "board"]}}, None),
+        ({"phase": "move", "turn": 0, "bot": None}, None),
+        ({"phase": "roll", "menu": 6}, "menu: level (ROLL/UNDO"),
+        ({"phase": "roll", "menu": 5}, None),
+    ],
+)
+def test_the_status_line_says_what_the_board_is_doing(state, words):
+    got = terminal.board_words(state)
+    assert got == words if words is None else got.startswith(words)
+    client, view = live(dict(state, pips=[167, 160]))
+    line = view.screen().lines()[board_text.STATUS]
+    if words:
+        assert words in line and "pips 0:167" in line, line
+        if state["phase"] in ("move", "done"):
+            assert line.startswith("Player %d (" % state["turn"])
+
+
+def test_h_asks_for_a_hint_and_the_help_line_says_so():
+    for layout in ("full", "minimal"):
+        client, view = live({"phase": "move", "turn": 0})
+        view.layout = layout
+        for uni in (True, False):
+            view.unicode = uni
+            help_line = view.screen().lines()[-1]
+            assert "h:hint" in help_line and len(help_line.rstrip()) <= 80
+            assert help_line.isascii() or uni
+    client = LocalClient(seed=3)
+    try:
+        view = terminal.LiveView(client, True, clock=lambda: 0.0)
+        view.key("h")
+        assert "no hint now" in view.screen().lines()[board_text.STATUS + 1]
+        view.key("r")
+        view.poll()
+        view.key("h")
+        reply = client.requests[-1]
+        assert reply["cmd"] == "hint"
+        assert view.screen().lines()[board_text.STATUS + 1].startswith("hint: ")
+        assert client.app.ctl.hint is not None  # lit on the board too
+    finally:
+        client.close()
+
+
+def test_the_live_loop_plays_against_the_board():
+    """Player 0 typed at the keyboard, player 1 the board: its steps come as the frames and
+    the state change by themselves, and the status line says when it thinks and plays."""
+    client = LocalClient(seed=12)
+    rnd = random.Random(12)
+    assert client.request("config", set={"players": ["human", "board"], "level": "easy"})["ok"]
+    client.app.ctl.pace_ms = 100
+    mine = []
+
+    def driver(view):
+        st = view.state
+        if st is None or st.get("bot"):
+            return [None]
+        if len(mine) >= 6 and st["phase"] in ("roll", "done") and st["turn"] == 0:
+            return ["r", "q"]  # ROLL records the last play
+        if st["phase"] in ("opening", "roll", "done"):
+            return ["r"]
+        if st["phase"] == "move" and st["turn"] == 0 and not st["steps"]:
+            play = rnd.choice(st["plays"])
+            mine.append(play)
+            keys = []
+            for frm, to in parse_steps(play):
+                keys += list(str(frm)) + ["ENTER"] + list(str(to)) + ["ENTER"]
+            return keys
+        return [None]
+
+    view = terminal.LiveView(client, True)
+    view.now = 0.0
+    view.clock = lambda: view.now
+    display = FakeDisplay(view, driver)
+    try:
+        assert terminal.loop(view, display, max_steps=6000) == 0
+        turns = client.request("history")["turns"]
+    finally:
+        client.close()
+    assert [t["play"] for t in turns if t["player"] == 0 and t["play"]] == mine
+    assert len([t for t in turns if t["player"] == 1]) >= 5
+    status = [s.lines()[board_text.STATUS] for s in display.shown]
+    assert any("the board is playing its move" in line for line in status)
+    assert any("the board has played" in line for line in status)

@@ -16,6 +16,7 @@ from .commands import (
     cmd_deploy,
     cmd_export,
     cmd_hello,
+    cmd_hint,
     cmd_history,
     cmd_move,
     cmd_new,
@@ -64,6 +65,29 @@ def _sim_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run the firmware under CPython instead of MicroPython",
     )
+    p.add_argument(
+        "--pace",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="the board's own player's time per step (default 700)",
+    )
+
+
+def _player_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--players",
+        default=None,
+        metavar="P0,P1",
+        help="who plays each side, player 0 first: human or board (e.g. human,board to "
+        "play against the board); default: as the board is set",
+    )
+    p.add_argument(
+        "--level",
+        choices=("easy", "strong"),
+        default=None,
+        help="the board's level when it plays a side",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -86,6 +110,7 @@ def parser() -> argparse.ArgumentParser:
     add("ports", cmd_ports, "list the serial ports; likely boards are marked")
     p = add("play", cmd_play, "play in the terminal (starts a simulator unless --port is given)")
     _sim_options(p)
+    _player_options(p)
     add("watch", cmd_watch, "follow a game played on a board, read-only")
     p = add("sim", cmd_sim, "run a simulated board; prints its port, runs until interrupted")
     _sim_options(p)
@@ -96,6 +121,7 @@ def parser() -> argparse.ArgumentParser:
     p = add("move", cmd_move, "make a step or a whole play, e.g. `ledgammon move 8/5 6/5`")
     p.add_argument("play", nargs="+")
     add("undo", cmd_undo, "take back the last step")
+    add("hint", cmd_hint, "the play the board would make now (it lights it too)")
     add("new", cmd_new, "start a new game")
     add("history", cmd_history, "the game record")
     p = add("config", cmd_config, "show the settings, or set some: KEY=VALUE ...")

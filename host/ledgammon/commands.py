@@ -53,6 +53,9 @@ def _dice(d: Any) -> str:
     return "%d-%d" % (d[0], d[1]) if d else "none"
 
 
+BOT_WORDS = {"roll": "throwing", "think": "thinking", "move": "playing"}  # state["bot"]
+
+
 def describe(st: dict[str, Any]) -> str:
     """One line about a `state` reply, for people."""
     if st.get("phase") == "over":
@@ -70,6 +73,9 @@ def describe(st: dict[str, Any]) -> str:
         parts.append("steps " + " ".join(st["steps"]))
     if st.get("phase") == "move":
         parts.append("%d legal plays" % len(st.get("plays") or []))
+    doing = BOT_WORDS.get(str(st.get("bot")))
+    if doing:
+        parts.append("the board is %s" % doing)
     pips = st.get("pips") or [0, 0]
     parts.append("pips %d-%d" % (pips[0], pips[1]))
     parts.append("position %s" % st.get("position_id"))
@@ -145,6 +151,13 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return _request(args, "undo", lambda r: "took back %s" % r.get("step"))
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    def text(r: dict[str, Any]) -> str:
+        return "hint: %s (steps to make: %s)" % (r.get("play"), " ".join(r.get("steps") or []))
+
+    return _request(args, "hint", text)
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     return _request(args, "new", lambda r: "game %s: a new game" % r.get("game"))
 
@@ -162,6 +175,34 @@ def cmd_history(args: argparse.Namespace) -> int:
         return "\n".join(lines)
 
     return _request(args, "history", text)
+
+
+PLAYERS = ("human", "board")
+
+
+def players_arg(text: str) -> list[str]:
+    """--players "human,board" as the `config` value; LedgammonError for anything else."""
+    players = [p.strip().lower() for p in text.split(",")]
+    if len(players) != 2 or any(p not in PLAYERS for p in players):
+        raise LedgammonError(
+            "--players takes two of human/board, player 0's first (e.g. human,board), not %r"
+            % text
+        )
+    return players
+
+
+def _configure_players(client: Client, args: argparse.Namespace) -> None:
+    """Sets --players and --level on the board before the game is shown."""
+    changes: dict[str, Any] = {}
+    if getattr(args, "players", None):
+        changes["players"] = players_arg(args.players)
+    if getattr(args, "level", None):
+        changes["level"] = args.level
+    if changes:
+        reply = client.request("config", set=changes)
+        if not reply.get("ok"):
+            err = reply.get("error") or {}
+            raise BoardError(str(err.get("code", "error")), str(err.get("message", "")))
 
 
 def _setting(item: str) -> tuple[str, Any]:
@@ -246,7 +287,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _simulator(args: argparse.Namespace, log: str | None = None) -> Simulator:
     return Simulator(
-        flash=args.flash, layout=args.button_layout, seed=args.seed, python=args.python, log=log
+        flash=args.flash,
+        layout=args.button_layout,
+        seed=args.seed,
+        python=args.python,
+        log=log,
+        pace=args.pace,
     )
 
 
@@ -279,11 +325,15 @@ def _view(client: Client, interactive: bool) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.players:
+        players_arg(args.players)  # a bad value fails before a simulator starts
     if args.port:
         with _connect(args) as client:
+            _configure_players(client, args)
             return _view(client, True)
     signal.signal(signal.SIGTERM, _on_signal)
     with _simulator(args, "sim.log") as sim, Client(sim.port, timeout=args.timeout) as client:
+        _configure_players(client, args)
         return _view(client, True)
 
 

@@ -3,10 +3,12 @@
 Precompiled .mpy files load faster and need far less heap on the board than source compiled
 there. main.py stays source (MicroPython only runs main.py), sim_main.py is not shipped, and
 a stale X.py on the board beside a new X.mpy would shadow it (.py is found first), so those
-are removed before copying. mpremote interrupts the running game with "\\r\\x03", which the
-firmware's serial task takes as the request for the REPL (docs/protocol.md). Every mpremote
-call says `resume`: no soft reset, because a soft reset stops the timer that feeds the
-watchdog while the REPL is up (main.py) and the board would restart in the middle of the copy.
+are removed before copying. Data files the firmware reads (DATA: weights.bin, the board's own
+player's network) are copied as they are, to the board's root beside the code. mpremote
+interrupts the running game with "\\r\\x03", which the firmware's serial task takes as the
+request for the REPL (docs/protocol.md). Every mpremote call says `resume`: no soft reset,
+because a soft reset stops the timer that feeds the watchdog while the REPL is up (main.py)
+and the board would restart in the middle of the copy.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from .sim import FIRMWARE
 ARCH = {"pico": "armv6m", "esp32s3": "xtensawin"}  # mpy-cross -march per board module
 SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
 HOST_ONLY = ("sim_main.py",)
+DATA = (".bin",)  # copied unchanged: the weights of the board's own player (autoplay.py)
 
 
 def _tool(name: str) -> str:
@@ -42,7 +45,7 @@ def sources(firmware: str = FIRMWARE) -> list[str]:
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for f in sorted(files):
             rel = os.path.relpath(os.path.join(folder, f), firmware)
-            if f.endswith(".py") and rel not in HOST_ONLY:
+            if (f.endswith(".py") and rel not in HOST_ONLY) or f.endswith(DATA):
                 out.append(rel)
     return out
 
@@ -59,10 +62,11 @@ def compile_firmware(
     made = []
     for rel in sources(firmware):
         src = os.path.join(firmware, rel)
-        out = rel if rel in SOURCE_ONLY else rel[:-3] + ".mpy"
+        copy = rel in SOURCE_ONLY or rel.endswith(DATA)
+        out = rel if copy else rel[:-3] + ".mpy"
         dest = os.path.join(build, out)
         os.makedirs(os.path.dirname(dest) or build, exist_ok=True)
-        if rel in SOURCE_ONLY:
+        if copy:
             shutil.copyfile(src, dest)
         else:
             cmd = [tool, "-march=" + ARCH[board], "-s", rel, "-o", dest, src]

@@ -67,6 +67,7 @@ class Simulator:
         stderr: IO[bytes] | int | None = None,
         log: str | None = None,
         nonblocking: bool = True,
+        pace: int | None = None,
     ) -> None:
         self.flash = os.path.abspath(flash or default_flash())
         self.layout = layout
@@ -77,6 +78,7 @@ class Simulator:
         self.stderr = stderr
         self.log = log  # a file name in the flash directory for the firmware's stderr
         self.nonblocking = nonblocking  # False: the board's one-byte-at-a-time reads (tests)
+        self.pace = pace  # ms per step of the board's own player (None: the firmware's 700)
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = ""
         self.boot: bytes = b""  # the firmware's boot event line
@@ -96,6 +98,8 @@ class Simulator:
             cmd += ["--layout", self.layout]
         if self.seed is not None:
             cmd += ["--seed", str(self.seed)]
+        if self.pace is not None:
+            cmd += ["--pace", str(self.pace)]
         return cmd
 
     def start(self, timeout: float = BOOT_TIMEOUT) -> str:
