@@ -56,7 +56,9 @@ class Controller:
         self.bot = None  # autoplay.Bot while a side is played by the board
         self.hint = None  # (sources, destinations) masks lit by HINT until the next press
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
-        self.sides_changed(now_ms)
+        if "board" in settings.players:  # (menu.sides_changed when the setting changes)
+            self.bot = _lazy("autoplay").Bot()
+        self.turn_changed(now_ms)
         if game.phase == OVER:
             self.view.over_since = now_ms
 
@@ -229,27 +231,16 @@ class Controller:
             return self.by_board(0) and self.by_board(1)
         return g.phase != OVER and self.by_board(g.turn)
 
-    def sides_changed(self, now):
-        """After a change of settings.players: the board's player joins or leaves."""
-        if "board" not in self.settings.players:
-            if self.bot is not None:
-                self.bot = _lazy("autoplay").unload()  # None: its weights leave the heap
-        elif self.bot is None:
-            self.bot = _lazy("autoplay").Bot()
-        self.turn_changed(now)
-
     def long_press(self, name, now_ms):
-        """A button held (inputs.LONG_MS): ROLL held during a person's play is HINT (its
-        press has flashed red already: the play is not complete). Never raises."""
+        """A key held 800 ms: ROLL held during a person's play is HINT. Never raises."""
         try:
-            if name == "ROLL" and self.hint_ready:
+            if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
                 self.show_hint(now_ms)
         except Exception as exc:
             self.fail("internal", repr(exc), name, -1, now_ms)
 
     def show_hint(self, now_ms):
-        """Lights the play the board would make (its strong level) until the next press;
-        (ok, {"play", "steps"}) or (False, wrong_phase) outside a person's play."""
+        """HINT (autoplay.hint): (ok, {"play", "steps"}) or (False, wrong_phase)."""
         return _lazy("autoplay").hint(self, now_ms)
 
     def configure(self, key, value, now_ms=0):

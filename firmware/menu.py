@@ -115,7 +115,22 @@ def settings_changed(ctl, now):
     except OSError as exc:
         ctl.emit({"event": "error", "code": "storage", "message": repr(exc)})
     ctl.emit({"event": "config", "settings": settings_dict(ctl.settings)})
-    ctl.sides_changed(now)
+    sides_changed(ctl, now)
+
+
+def sides_changed(ctl, now):
+    """The board's own player (autoplay.py) joins when a side becomes the board's, and
+    leaves with its weights when none is."""
+    if "board" not in ctl.settings.players:
+        if ctl.bot is not None:
+            import autoplay
+
+            ctl.bot = autoplay.unload()  # None
+    elif ctl.bot is None:
+        import autoplay
+
+        ctl.bot = autoplay.Bot()
+    ctl.turn_changed(now)
 
 
 def settings_dict(s):
