@@ -34,7 +34,7 @@ _TOP = const(8)  # 0-ply candidates tried when the choice does not fit the steps
 def weights_path():
     """weights.bin beside this module: the board's root (where `ledgammon deploy` puts it),
     firmware/ in the simulator and the tests."""
-    f = __file__
+    f = globals().get("__file__") or ""  # none when frozen into the firmware: the root
     return f[: f.rfind("/") + 1] + "weights.bin"
 
 
