@@ -5,7 +5,7 @@ import os
 import runpy
 
 import pytest
-from ledgammon import boardinfo, picture
+from ledgammon import board_text, boardinfo, picture
 from ledgammon.board_text import player_colours
 from PIL import Image
 
@@ -125,3 +125,27 @@ def test_the_readme_picture_is_there():
     frame, state = picture.demo()
     assert img.format == "PNG"
     assert img.size == picture.render(frame, BOARD, state).size
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        ({"bot": "think"}, "Player 1 ({1}): the board is thinking"),
+        ({"bot": "move", "steps": ["24/18", "13/11"]}, "the board plays 24/18 13/11"),
+        ({"phase": "done", "steps": ["8/2", "6/2"]}, "the board played 8/2 6/2: ROLL for your"),
+        ({"turn": 0}, "Player 0 ({0}), your turn: select a checker"),
+    ],
+)
+def test_the_caption_says_what_the_board_is_doing(midgame, extra, words):
+    """The caption is the terminal's status line (board_text), so it knows the board's side."""
+    frame, state = midgame
+    leds = BOARD.decode(frame)
+    st = dict(state, selected=None, settings={"players": ["human", "board"]})
+    st.update({"turn": 1}, **extra)
+    lines = picture.caption(leds, st)
+    assert lines == [board_text.status_line(st, player_colours(leds, st)),
+                     "Position ID %s" % state["position_id"]]
+    names = [boardinfo.colour_name(c) for c in player_colours(leds, st)]
+    assert words.format(*names) in lines[0], lines[0]
+    plain = picture.caption(leds, dict(state, selected=None))[0]
+    assert "board" not in plain and "your turn" not in plain

@@ -5,6 +5,7 @@ import json
 import os
 import pty
 import random
+import re
 import select
 import shutil
 import subprocess
@@ -481,29 +482,76 @@ def test_the_view_plays_on_the_simulator_through_the_real_client(tmp_path):
     assert "Player " in display.shown[-1].lines()[board_text.STATUS]
 
 
+VS_BOARD = {"players": ["human", "board"]}
+BOARD_VS = {"players": ["board", "human"]}
+BOTH = {"players": ["board", "board"]}
+
+
 @pytest.mark.parametrize(
     "state, words",
     [
-        ({"phase": "roll", "turn": 1, "bot": "roll"}, "the board throws its dice"),
-        ({"phase": "move", "turn": 1, "bot": "think", "dice": [5, 3]}, "the board is thinking"),
-        ({"phase": "move", "turn": 0, "bot": "move"}, "the board is playing its move"),
-        ({"phase": "done", "turn": 1, "settings": {"players": ["human", "board"]}},
-         "the board has played: ROLL for your turn"),
-        ({"phase": "done", "turn": 0, "settings": {"players": ["human", "board"]}}, None),
-        ({"phase": "move", "turn": 0, "bot": None}, None),
-        ({"phase": "roll", "menu": 6}, "menu: level (ROLL/UNDO"),
-        ({"phase": "roll", "menu": 5}, None),
+        ({"phase": "roll", "turn": 1, "bot": "roll", "settings": VS_BOARD},
+         "Player 1 (red): the board throws its dice · pips"),
+        ({"phase": "move", "turn": 1, "bot": "think", "dice": [5, 3], "settings": VS_BOARD},
+         "Player 1 (red): the board is thinking · dice 5-3"),
+        ({"phase": "move", "turn": 0, "bot": "move", "steps": [], "settings": BOARD_VS,
+          "selected": 8}, "Player 0 (white): the board moves · "),
+        ({"phase": "move", "turn": 0, "bot": "move", "steps": ["8/5", "6/5"],
+          "settings": BOARD_VS}, "Player 0 (white): the board plays 8/5 6/5 · "),
+        ({"phase": "move", "turn": 1, "bot": "move", "steps": ["13/7", "13/7", "8/2"]},
+         "the board plays 13/7(2) 8/2 · "),
+        ({"phase": "move", "turn": 1, "bot": "move", "steps": ["13/8", "8/5*"]},
+         "the board plays 13/5* · "),
+        ({"phase": "move", "turn": 1, "bot": "move", "steps": ["13/8", "zz"]},
+         "the board plays 13/8 zz · "),  # not notation: as the board wrote it
+        ({"phase": "done", "turn": 1, "steps": ["bar/22*", "22/16"], "settings": VS_BOARD},
+         "Player 1 (red): the board played bar/22*/16: ROLL for your turn · "),
+        ({"phase": "done", "turn": 0, "bot": "roll", "steps": ["6/1"], "settings": BOTH},
+         "Player 0 (white): the board passes the turn · "),
+        ({"phase": "opening", "bot": "roll", "settings": BOTH}, "the board throws its dice · "),
+        ({"phase": "opening", "settings": VS_BOARD}, "opening roll: press ROLL · "),
+        ({"phase": "roll", "turn": 0, "settings": VS_BOARD}, "Player 0 (white), your turn: roll"),
+        ({"phase": "move", "turn": 1, "settings": BOARD_VS, "selected": 6},
+         "Player 1 (red), your turn: select a destination"),
+        ({"phase": "done", "turn": 0, "steps": ["8/5"], "settings": VS_BOARD},
+         "Player 0 (white), your turn: press ROLL to pass the turn"),
+        ({"phase": "move", "turn": 0, "settings": {"players": ["human", "human"]}},
+         "Player 0 (white): select a checker"),
+        ({"phase": "move", "turn": 0, "settings": {"players": "board"}},
+         "Player 0 (white): select a checker"),  # a strange setting: people play
+        ({"phase": "over", "winner": 1, "result": 2, "settings": VS_BOARD},
+         "game over: gammon, player 1 (the board) wins 2 points"),
+        ({"phase": "over", "winner": 1, "result": 1, "settings": BOARD_VS},
+         "game over: single game, player 1 (you) wins 1 point"),
+        ({"phase": "over", "winner": 0, "result": 1, "settings": BOTH},
+         "game over: single game, player 0 wins 1 point"),
+        ({"phase": "roll", "turn": 0, "menu": 6, "settings": VS_BOARD},
+         "menu: level (ROLL/UNDO change it, MENU next item)"),
+        ({"phase": "move", "turn": 1, "menu": 5, "bot": "think", "settings": VS_BOARD},
+         "menu: players (ROLL/UNDO"),  # the board waits while the menu is open
     ],
 )
 def test_the_status_line_says_what_the_board_is_doing(state, words):
-    got = terminal.board_words(state)
-    assert got == words if words is None else got.startswith(words)
-    client, view = live(dict(state, pips=[167, 160]))
-    line = view.screen().lines()[board_text.STATUS]
-    if words:
-        assert words in line and "pips 0:167" in line, line
-        if state["phase"] in ("move", "done"):
-            assert line.startswith("Player %d (" % state["turn"])
+    """board_text says it, and the terminal shows board_text's line as it is."""
+    state = dict(state, pips=[167, 160])
+    line = board_text.status_line(state, [(255, 255, 255), (200, 0, 10)])
+    assert words in line and line.endswith("pips 0:167 1:160"), line
+    assert ("your turn" in line) == ("your turn" in words)
+    client, view = live(state)
+    shown = view.screen().lines()[board_text.STATUS]
+    assert shown.rstrip() == board_text.status_line(state, board_text.player_colours(
+        BOARD.decode(b""), state), view.selected(), view.layout)[:80].rstrip()
+
+
+def test_every_menu_item_has_words():
+    """One word for each item of the firmware's MENU, in its order."""
+    from menu import ITEMS
+
+    assert len(board_text.MENU_ITEMS) == len(ITEMS)
+    for i, name in enumerate(ITEMS):
+        words = board_text.next_step({"phase": "roll", "menu": i})
+        assert words.startswith("menu: %s (" % board_text.MENU_ITEMS[i])
+        assert name in words or (name, board_text.MENU_ITEMS[i]) == ("palette", "colours")
 
 
 def test_h_asks_for_a_hint_and_the_help_line_says_so():
@@ -569,5 +617,10 @@ def test_the_live_loop_plays_against_the_board():
     assert [t["play"] for t in turns if t["player"] == 0 and t["play"]] == mine
     assert len([t for t in turns if t["player"] == 1]) >= 5
     status = [s.lines()[board_text.STATUS] for s in display.shown]
-    assert any("the board is playing its move" in line for line in status)
-    assert any("the board has played" in line for line in status)
+    assert any("the board is thinking" in line for line in status)
+    assert any("the board plays " in line for line in status)
+    assert any("Player 0 (" in line and "your turn: select a checker" in line for line in status)
+    found = map(re.compile(r"the board played (.+): ROLL").search, status)
+    said = {m.group(1) for m in found if m}
+    theirs = {t["play"] for t in turns if t["player"] == 1 and t["play"]}
+    assert said and said <= theirs  # the board's plays in the engine's notation

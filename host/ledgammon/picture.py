@@ -112,14 +112,22 @@ def _lighter(c: RGB) -> RGB:
     return (min(255, c[0] + 60), min(255, c[1] + 60), min(255, c[2] + 60))
 
 
+def caption(leds: Mapping[str, list[RGB]], state: Mapping[str, Any]) -> list[str]:
+    """The caption's lines: the terminal's status line (board_text: whose turn, what to do
+    or what the board is doing, dice, pips), then the Position ID."""
+    lines = [status_line(state, player_colours(leds, state))]
+    pid = state.get("position_id")
+    if pid:
+        lines.append("Position ID %s" % pid)
+    return lines
+
+
 def _caption(img: Image.Image, leds: dict[str, list[RGB]], state: Mapping[str, Any],
              y: int) -> None:
     d = ImageDraw.Draw(img)
-    line = status_line(state, player_colours(leds, state))
-    d.text((MARGIN, y), line, fill=TEXT, font=_font(22))
-    pid = state.get("position_id")
-    if pid:
-        d.text((MARGIN, y + 32), "Position ID %s" % pid, fill=(170, 170, 170), font=_font(18))
+    for i, line in enumerate(caption(leds, state)):
+        d.text((MARGIN, y + 32 * i), line, fill=(TEXT, (170, 170, 170))[min(i, 1)],
+               font=_font(22 if i == 0 else 18))
 
 
 def save_png(frame: bytes | bytearray, board: Board | str, path: str,

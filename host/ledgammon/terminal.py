@@ -18,18 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from . import boardinfo
-from .board_text import (
-    ASCII,
-    STATUS,
-    WIDTH,
-    Screen,
-    Style,
-    absolute,
-    draw,
-    next_step,
-    player_colours,
-    status_line,
-)
+from .board_text import Screen, Style, absolute, draw
 from .errors import LedgammonError
 
 Key = str | tuple[str, int, int]  # a key name ("r", "LEFT", "ENTER"...) or ("click", row, col)
@@ -37,28 +26,6 @@ LEDS_S, STATE_S, MESSAGE_S = 0.1, 1.0, 4.0  # poll periods and how long a messag
 POINT_BUTTONS = {"BAR", "OFF", "SELECT"} | {"p%d" % k for k in range(1, 25)}
 KEY_BUTTONS = {"r": "ROLL", "u": "UNDO", "m": "MENU", "b": "BAR", "o": "OFF",
                "LEFT": "LEFT", "RIGHT": "RIGHT", " ": "SELECT"}
-HELP = {"full": "r:roll u:undo h:hint m:menu b:bar o:off ←→/Enter:cursor 7 Enter:p7 n:new q:quit",
-        "minimal": "r:roll u:undo h:hint m:menu ←→:cursor Enter:select 7 Enter:point 7 n:new "
-                   "q:quit"}
-BOT_WORDS = {"roll": "the board throws its dice", "think": "the board is thinking",
-             "move": "the board is playing its move"}  # state["bot"]
-LEVEL_ITEM = 6  # the MENU's "level" item (firmware/menu.py)
-
-
-def board_words(state: Mapping[str, Any]) -> str | None:
-    """What the status line says instead when the board plays a side (or its menu item
-    is open); None when the usual words fit."""
-    if state.get("menu") == LEVEL_ITEM:
-        return "menu: level (ROLL/UNDO change it, MENU next item)"
-    words = BOT_WORDS.get(str(state.get("bot")))
-    if words:
-        return words
-    players = (state.get("settings") or {}).get("players") or ()
-    turn = state.get("turn")
-    if state.get("phase") == "done" and turn in (0, 1) and len(players) == 2:
-        if players[turn] == "board":
-            return "the board has played: ROLL for your turn"
-    return None
 
 
 class Display(Protocol):
@@ -219,23 +186,8 @@ class LiveView:
 
     def screen(self) -> Screen:
         message = self.message if self.clock() < self.message_until else ""
-        scr = draw(self.frame, self.state, self.board, self.interactive, self.layout,
-                   message, self.typed, self.selected(), self.unicode)
-        words = board_words(self.state) if self.state else None
-        lines = []
-        if words and self.state:
-            colours = player_colours(self.board.decode(self.frame), self.state)
-            line = status_line(self.state, colours, self.selected(), self.layout)
-            usual = next_step(self.state, self.selected(), self.layout)
-            lines.append((STATUS, line.replace(usual, words, 1), Style(bold=True)))
-        if self.interactive:
-            lines.append((STATUS + 2, HELP.get(self.layout, HELP["full"]), Style(reverse=True)))
-        for row, text, style in lines:
-            if not self.unicode:
-                text = "".join(ASCII.get(ch, ch) if ch > "~" else ch for ch in text)
-            scr.put(row, 0, " " * WIDTH)
-            scr.put(row, 0, text[:WIDTH], style)
-        return scr
+        return draw(self.frame, self.state, self.board, self.interactive, self.layout,
+                    message, self.typed, self.selected(), self.unicode)
 
 
 def loop(view: LiveView, display: Display, max_steps: int = -1) -> int:
