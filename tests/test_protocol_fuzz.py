@@ -7,6 +7,8 @@ a smaller batch goes through the pty to the simulator under MicroPython. The ora
   checked the moment it is written, so a mixed batch is judged line by line);
 - a Ctrl-C byte stops the protocol only at the start of a line;
 - afterwards a legal request is answered and the board's state is consistent.
+Requests include `hint` and the board player's settings (`players`, `level`), good values
+often; one test lets the board play a side while the fuzz goes on between its actions.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from protocol import Protocol
 from simkit import connect, start_sim
 from storage import GAME, Store
 
-CMDS = ("hello state leds press roll move undo new history config selftest repl bogus").split()
+CMDS = "hello state leds press roll move undo new history hint config selftest repl bogus".split()
 GAME_KEYS = (
     "phase turn dice steps position_id current_id board winner result game cube score settings"
 ).split()
@@ -44,6 +46,9 @@ VALUES = st.recursive(
     | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=8,
 )
+PLAYERS = [["human", "board"], ["board", "human"], ["board", "board"], ["human", "human"]]
+# good values of the board player's settings, so that they are set (and refused) often
+SETTINGS = PLAYERS + [["board"], ["human", "robot"], "easy", "strong", "hard", "board"]
 # "<PLAY>" and "<STEP>" are replaced, when the line is fed, by a legal play of the board
 # and the first step of one, so that moves (and the undo after them) succeed often enough.
 ARGS = {
@@ -63,8 +68,10 @@ ARGS = {
     "config": (
         "set",
         st.dictionaries(
-            st.sampled_from(["brightness", "autoplay", "physical_dice", "palette", "players"]),
-            st.integers(0, 300) | st.booleans() | VALUES,
+            st.sampled_from(
+                ["brightness", "autoplay", "physical_dice", "palette", "players", "level"]
+            ),
+            st.integers(0, 300) | st.booleans() | st.sampled_from(SETTINGS) | VALUES,
             max_size=2,
         ),
     ),
@@ -79,9 +86,24 @@ def _request(cmd: str) -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+# The board player's settings, often good: the board then plays a side for the rest of
+# the input (refusing a person's requests meanwhile), or sets its level.
+BOARD_CONFIG = st.fixed_dictionaries(
+    {
+        "cmd": st.just("config"),
+        "set": st.dictionaries(
+            st.sampled_from(["players", "level"]),
+            st.sampled_from(SETTINGS) | VALUES,
+            min_size=1,
+            max_size=2,
+        ),
+    },
+    optional={"id": st.integers(0, 10**6)},
+)
 REQUESTS = st.one_of(
     st.sampled_from(CMDS).flatmap(_request),
     st.fixed_dictionaries({"cmd": VALUES}, optional={"id": VALUES, "play": VALUES}),
+    BOARD_CONFIG,
 ).map(lambda d: json.dumps(d).encode())
 
 
@@ -120,6 +142,7 @@ class Judge:
         self.ctl = ctl
         self.buf = b""
         self.replies: list[dict[str, Any]] = []
+        self.events: dict[str, int] = {}  # kinds of events written, internal errors apart
         self.before = self.snap()
 
     def snap(self) -> str:
@@ -135,6 +158,8 @@ class Judge:
             obj = json.loads(line)  # every line the board writes is JSON
             assert isinstance(obj, dict)
             if "event" in obj:
+                kind = obj["event"] if obj.get("code") != "internal" else "internal"
+                self.events[kind] = self.events.get(kind, 0) + 1
                 continue
             now = self.snap()
             if not obj["ok"]:
@@ -210,7 +235,8 @@ def _save(seed: int, turns: int) -> str | None:
 def _pristine(ctl: Any) -> str:
     """All a request can change, UI included: a board equal to this behaves the same."""
     v = ctl.view
-    return json.dumps([ctl.state(False), ctl.history_dict(), v.selected, v.cursor], sort_keys=True)
+    ui = [v.selected, v.cursor, ctl.hint]
+    return json.dumps([ctl.state(False), ctl.history_dict(), ui], sort_keys=True)
 
 
 _BOARDS: dict[tuple[int, int], tuple[Any, Protocol, Judge, str]] = {}
@@ -224,6 +250,7 @@ def _board(seed: int, turns: int) -> tuple[Any, Protocol, Judge]:
         ctl, proto, judge, mark = _BOARDS[key]
         if not proto.stopped and _pristine(ctl) == mark:
             judge.replies = []
+            judge.events = {}
             judge.before = judge.snap()
             return ctl, proto, judge
     root = os.path.join(_DIR[0], "%d-%d" % key)
@@ -266,13 +293,19 @@ def _check(data: bytes, seed: int, turns: int, pick: int = 0) -> None:
         assert consumed == len(data)
         assert len(judge.replies) == _expected_lines(data), judge.replies
         assert proto.stopped == any(r.get("repl") for r in judge.replies)
-    # a legal request afterwards: answered, consistent with the engine
+    _answers(ctl, proto, judge, 1)
+
+
+def _answers(ctl: Any, proto: Protocol, judge: Judge, now: int) -> None:
+    """A legal request afterwards: answered, consistent with the engine; no internal error
+    was reported on the way."""
     before = judge.snap()
     judge.replies = []
-    proto.feed(b'{"cmd":"state","id":"check"}\n', 1)
+    proto.feed(b'{"cmd":"state","id":"check"}\n', now)
     (reply,) = judge.replies
     assert reply["ok"] and reply["id"] == "check" and judge.snap() == before
     assert reply["position_id"] == ctl.game.position.position_id()
+    assert "internal" not in judge.events, judge.events
 
 
 FUZZ = settings(
@@ -304,13 +337,69 @@ def test_fuzz_random_bytes_in_chunks(data, seed, cut):
     _check(b"\n", seed, 6)
 
 
+# well-formed requests of a person playing against the board
+PERSON = st.sampled_from(
+    [b'{"cmd":"%s"}' % c for c in (b"roll", b"undo", b"hint", b"state")]
+    + [b'{"cmd":"press","button":"%s"}' % b for b in (b"ROLL", b"UNDO", b"MENU", b"p13")]
+    + [b'{"cmd":"move","play":"<PLAY>"}', b'{"cmd":"move","play":"<STEP>"}']
+)
+PERSON_OR_FUZZ = st.sampled_from((PERSON, PERSON, REQUESTS, LINES)).flatmap(lambda s: s)
+
+
+def test_fuzz_while_the_board_plays():
+    """A side (or both) played by the board at either level, and between the fuzz lines time
+    passes, so the board throws, thinks and moves: every line is still answered, a refused
+    line changes nothing, the board's moves are never an error, and its play goes on."""
+    seen: dict[str, int] = {}
+
+    @settings(FUZZ, max_examples=200, database=None)
+    @given(
+        lines=st.lists(PERSON_OR_FUZZ, min_size=1, max_size=5),
+        seed=st.integers(1, 3),
+        turns=st.sampled_from(TURNS),
+        players=st.sampled_from(PLAYERS[:3]),
+        level=st.sampled_from(["easy", "strong"]),
+        pick=st.integers(0, 99),
+    )
+    def run(lines, seed, turns, players, level, pick):
+        ctl, proto, judge = _board(seed, turns)
+        now = 1
+        setting = json.dumps({"cmd": "config", "set": {"players": players, "level": level}})
+        proto.feed(setting.encode() + b"\n", now)
+        assert judge.replies[-1]["ok"] and ctl.bot is not None
+        for line in lines:
+            for _ in range(2):  # the board's next action or two (one each pace at most)
+                now += ctl.pace_ms
+                ctl.tick(now)
+            judge.before = judge.snap()
+            judge.replies = []
+            data = line.replace(b"\x03", b"\x04") + b"\n"  # Ctrl-C: the in-process fuzz
+            if b"repl" in data:
+                continue
+            data = _fill(data, ctl.state()["plays"], pick)
+            assert proto.feed(data, now) == len(data)
+            assert len(judge.replies) == _expected_lines(data), judge.replies
+            for r in judge.replies:
+                key = r["error"]["code"] if not r["ok"] else "ok"
+                seen[key] = seen.get(key, 0) + 1
+        for kind, n in judge.events.items():
+            seen[kind] = seen.get(kind, 0) + n
+        _answers(ctl, proto, judge, now)
+
+    run()
+    # the board played while the fuzz went on, and refused a person's requests meanwhile
+    assert seen.get("step", 0) > 20 and seen.get("roll", 0) > 5, sorted(seen.items())
+    assert seen.get("wrong_phase", 0) > 10 and seen.get("ok", 0) > 20, sorted(seen.items())
+
+
 def test_fuzz_through_the_pty_under_micropython(tmp_path):
     """300 fuzz inputs through the pty; after each a state request must come back with the
     game unchanged (unless some line of that input was a request that succeeded).
 
     The two documented ways to leave for the REPL would end the simulator: a Ctrl-C byte
     is replaced by Ctrl-D here and inputs naming "repl" are left out (the in-process fuzz
-    covers both)."""
+    covers both). A side given to the board is given back after the example, as the board
+    plays on by itself in real time."""
     rng = random.Random(17)
     examples = []
 
@@ -327,6 +416,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
             examples.append(data.replace(b"\x03", b"\x04"))
 
     collect()
+    set_players = 0
     with start_sim(str(tmp_path), seed=4) as sim, connect(sim.port) as client:
         for _ in range(9):
             client.roll() if client.state()["phase"] != "move" else client.move(
@@ -355,6 +445,10 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
             if not any(r["ok"] for r in replies):
                 for key in ("position_id", "current_id", "steps", "dice", "phase", "settings"):
                     assert obj[key] == before[key], (key, data[:100])
+            if "board" in obj["settings"]["players"]:  # it would play on between examples
+                set_players += 1
+                client.config(players=["human", "human"])
+    assert set_players > 3  # the board's players were set (and it played) in some examples
 
 
 def test_worst_case_state_is_streamed(tmp_path):
