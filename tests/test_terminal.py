@@ -335,22 +335,22 @@ class FakeDisplay:
         return self.queue.pop(0) if self.queue else None
 
 
-def test_the_live_loop_plays_a_game_typed_at_the_keyboard():
-    """Every step typed as point numbers (the mover's own), ROLL with r, through the
-    firmware's protocol; the board's record is the plays chosen."""
-    client = LocalClient(seed=9)
-    rnd = random.Random(9)
-    chosen = []
+def typist(rnd, enough, chosen, side=None):
+    """A FakeDisplay driver: types a random legal play for `side` (None: both) as point
+    numbers, step by step, into `chosen` as (player, play); r for ROLL; once `enough` plays
+    are typed, r and q (ROLL ends the last play's turn: the record has it). It waits while
+    the board plays its side."""
 
     def driver(view):
         st = view.state
-        if st is None:
+        if st is None or st.get("bot"):
             return [None]
-        if len(chosen) >= 16 and st["phase"] in ("roll", "done"):
-            return ["r", "q"]  # ROLL ends the last play's turn: the record has it
+        mine = side is None or st["turn"] == side
+        if len(chosen) >= enough and st["phase"] in ("roll", "done") and mine:
+            return ["r", "q"]
         if st["phase"] in ("opening", "roll", "done"):
             return ["r"]
-        if st["phase"] == "move" and not st["steps"]:
+        if st["phase"] == "move" and mine and not st["steps"]:
             play = rnd.choice(st["plays"])
             chosen.append((st["turn"], play))
             keys = []
@@ -359,22 +359,35 @@ def test_the_live_loop_plays_a_game_typed_at_the_keyboard():
             return keys
         return [None]
 
+    return driver
+
+
+def typed(client, driver, max_steps, fake_clock=True):
+    """The live loop on `client` with keys from `driver` until q; the screens shown."""
     view = terminal.LiveView(client, True)
     view.now = 0.0
-    view.clock = lambda: view.now
+    if fake_clock:
+        view.clock = lambda: view.now
     display = FakeDisplay(view, driver)
+    assert terminal.loop(view, display, max_steps=max_steps) == 0
+    return [scr.lines()[board_text.STATUS] for scr in display.shown]
+
+
+def test_the_live_loop_plays_a_game_typed_at_the_keyboard():
+    """Every step typed as point numbers (the mover's own), ROLL with r, through the
+    firmware's protocol; the board's record is the plays chosen."""
+    client = LocalClient(seed=9)
+    chosen = []
     try:
-        assert terminal.loop(view, display, max_steps=3000) == 0
+        status = typed(client, typist(random.Random(9), 16, chosen), 3000)
         turns = client.request("history")["turns"]
     finally:
         client.close()
     played = [(t["player"], t["play"]) for t in turns if t["play"]]
     assert len(chosen) >= 16
     assert played == chosen
-    assert any("select a destination" in s.lines()[board_text.STATUS] for s in display.shown)
-    assert any("press ROLL to pass the turn" in s.lines()[board_text.STATUS]
-               for s in display.shown)
-
+    assert any("select a destination" in line for line in status)
+    assert any("press ROLL to pass the turn" in line for line in status)
 
 def test_curses_colours():
     assert terminal.xterm256((0, 0, 0)) == 16
@@ -452,35 +465,12 @@ def test_the_view_plays_on_the_simulator_through_the_real_client(tmp_path):
     from ledgammon.client import Client
     from ledgammon.sim import Simulator
 
-    rnd = random.Random(1)
     chosen = []
-
-    def driver(view):
-        st = view.state
-        if st is None:
-            return [None]
-        if len(chosen) >= 6 and st["phase"] in ("roll", "done"):
-            return ["r", "q"]
-        if st["phase"] in ("opening", "roll", "done"):
-            return ["r"]
-        if st["phase"] == "move" and not st["steps"]:
-            play = rnd.choice(st["plays"])
-            chosen.append(play)
-            keys = []
-            for frm, to in parse_steps(play):
-                keys += list(str(frm)) + ["ENTER"] + list(str(to)) + ["ENTER"]
-            return keys
-        return [None]
-
     with Simulator(flash=str(tmp_path), seed=3) as sim, Client(sim.port) as client:
-        view = terminal.LiveView(client, True)
-        view.now = 0.0
-        display = FakeDisplay(view, driver)
-        assert terminal.loop(view, display, max_steps=2000) == 0
+        status = typed(client, typist(random.Random(1), 6, chosen), 2000, fake_clock=False)
         played = [t["play"] for t in client.history()["turns"]]
-    assert played == chosen and len(chosen) == 6
-    assert "Player " in display.shown[-1].lines()[board_text.STATUS]
-
+    assert played == [play for _, play in chosen] and len(chosen) == 6
+    assert "Player " in status[-1]
 
 VS_BOARD = {"players": ["human", "board"]}
 BOARD_VS = {"players": ["board", "human"]}
@@ -583,40 +573,16 @@ def test_the_live_loop_plays_against_the_board():
     """Player 0 typed at the keyboard, player 1 the board: its steps come as the frames and
     the state change by themselves, and the status line says when it thinks and plays."""
     client = LocalClient(seed=12)
-    rnd = random.Random(12)
     assert client.request("config", set={"players": ["human", "board"], "level": "easy"})["ok"]
     client.app.ctl.pace_ms = 100
     mine = []
-
-    def driver(view):
-        st = view.state
-        if st is None or st.get("bot"):
-            return [None]
-        if len(mine) >= 6 and st["phase"] in ("roll", "done") and st["turn"] == 0:
-            return ["r", "q"]  # ROLL records the last play
-        if st["phase"] in ("opening", "roll", "done"):
-            return ["r"]
-        if st["phase"] == "move" and st["turn"] == 0 and not st["steps"]:
-            play = rnd.choice(st["plays"])
-            mine.append(play)
-            keys = []
-            for frm, to in parse_steps(play):
-                keys += list(str(frm)) + ["ENTER"] + list(str(to)) + ["ENTER"]
-            return keys
-        return [None]
-
-    view = terminal.LiveView(client, True)
-    view.now = 0.0
-    view.clock = lambda: view.now
-    display = FakeDisplay(view, driver)
     try:
-        assert terminal.loop(view, display, max_steps=6000) == 0
+        status = typed(client, typist(random.Random(12), 6, mine, side=0), 6000)
         turns = client.request("history")["turns"]
     finally:
         client.close()
-    assert [t["play"] for t in turns if t["player"] == 0 and t["play"]] == mine
+    assert [(0, t["play"]) for t in turns if t["player"] == 0 and t["play"]] == mine
     assert len([t for t in turns if t["player"] == 1]) >= 5
-    status = [s.lines()[board_text.STATUS] for s in display.shown]
     assert any("the board is thinking" in line for line in status)
     assert any("the board plays " in line for line in status)
     assert any("Player 0 (" in line and "your turn: select a checker" in line for line in status)
