@@ -1,13 +1,16 @@
-# Buttons and remote commands -> Game: selection, cursor, dice entry, menu; fills the View.
+# Buttons and remote commands -> Game: roll, move, undo, new game, settings, the board's own
+# player and HINT; keeps the selection, fills the View (fill.py), saves, emits events. What
+# a button press means (and its red flash when refused) is buttons.py's job.
 # menu, dice_entry, remote, report, resume and autoplay (the board's own player, with its
 # weights) are imported when first needed, so a board played by people with buttons and
 # electronic dice never loads them (heap).
+import buttons
 import fill
 from game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
 from gammon.play import check_dice
 from settings import DEFAULT_LEVELS
 from ticks import ticks_add, ticks_diff
-from view import BLINK_MS, FLASH_MS, ROLL_MS, TARGET_DICE, View, point_of, target_of_button
+from view import BLINK_MS, ROLL_MS, View
 
 
 def _drop(event):
@@ -66,70 +69,10 @@ class Controller:
         """A button event from the input layer or the protocol; never raises."""
         self.emit({"event": "press", "button": name})
         try:
-            self._press(name, now_ms)
+            buttons.press(self, name, now_ms)
         except Exception as exc:  # a bug must not stop the board: report it, keep going
-            self.fail("internal", repr(exc), name, -1, now_ms)
+            buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
             self.turn_changed(now_ms)
-
-    def _press(self, name, now):
-        if self.hint:  # shown until the next press
-            self.hint = None
-            self.refresh(now)
-        self.hint_ready = name == "ROLL" and self.game.phase == MOVE
-        if name == "MENU" or self.menu_item >= 0:
-            return _lazy("menu").press(self, name, now)
-        if self.entry:
-            return _lazy("dice_entry").press(self, name, now)
-        if self.busy():
-            t = target_of_button(name)
-            return self.fail("wrong_phase", "the board is playing", name, t, now)
-        if name == "ROLL":
-            ok, e = self.roll(now)
-        elif name == "UNDO":
-            if self.sel >= 0:
-                return self.select(-1, now)
-            ok, e = self.undo(now)
-        elif name == "LEFT" or name == "RIGHT":
-            return fill.move_cursor(self, name == "RIGHT")
-        elif name == "SELECT":
-            return self.press_target(self.view.cursor, name, now)
-        else:
-            t = target_of_button(name)
-            if t < 0:
-                return self.fail("bad_args", "no button %r" % (name,), name, t, now)
-            return self.press_target(t, name, now)
-        if not ok:
-            self.fail(e["code"], e["message"], name, TARGET_DICE, now)
-
-    def press_target(self, target, name, now):
-        """A point, the bar or the tray pressed (or chosen with the cursor)."""
-        g = self.game
-        if g.phase != MOVE or target < 0:
-            return self.fail("wrong_phase", "no checker to move now", name, target, now)
-        pt = point_of(g.turn, target)
-        if self.sel >= 0 and pt in self.dests:
-            self.emit_steps(g.step(self.sel, pt), g.turn)
-            return self.changed(now)
-        if pt == self.sel:
-            return self.select(-1, now)
-        if pt in self.movable:
-            return self.select(pt, now)
-        self.fail("illegal", "no legal move there", name, target, now)
-
-    def select(self, pt, now):
-        self.sel = pt
-        self.dests = self.game.turn_state.destinations(pt) if pt >= 0 else {}
-        self.refresh(now)
-
-    def fail(self, code, message, button, target, now):
-        """An illegal press or command: a red flash where it was pressed and an error event."""
-        ev = {"event": "error", "code": code, "message": message}
-        if button is not None:
-            ev["button"] = button
-        self.emit(ev)
-        self.view.flash_target = target if target >= 0 else TARGET_DICE
-        self.view.flash_until = ticks_add(now, FLASH_MS) or 1  # ticks wrap; 0 is 'none'
-        self.view.changed += 1
 
     # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
     def roll(self, now_ms, dice=None):
@@ -237,7 +180,7 @@ class Controller:
             if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
                 self.show_hint(now_ms)
         except Exception as exc:
-            self.fail("internal", repr(exc), name, -1, now_ms)
+            buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
 
     def show_hint(self, now_ms):
         """HINT (autoplay.hint): (ok, {"play", "steps"}) or (False, wrong_phase)."""

@@ -1,4 +1,5 @@
 # Entering real dice: own points 1-6 (full layout) or LEFT/RIGHT and SELECT (minimal layout).
+import buttons
 from game import OPENING
 from view import TARGET_DICE, point_of, target_of_button
 
@@ -39,14 +40,14 @@ def press(ctl, name, now):
         return ctl.refresh(now)
     if name == "SELECT":
         if not e.value:
-            return ctl.fail("illegal", "choose the number first", name, TARGET_DICE, now)
+            return buttons.fail(ctl, "illegal", "choose the number first", name, TARGET_DICE, now)
         return accept(ctl, e.value, now)
     target = target_of_button(name)
     if 0 <= target < 24:
         k = point_of(e.player(), target)
         if 1 <= k <= 6:
             return accept(ctl, k, now)
-    return ctl.fail("illegal", "enter the die: press your point 1-6", name, target, now)
+    return buttons.fail(ctl, "illegal", "enter the die: press your point 1-6", name, target, now)
 
 
 def accept(ctl, value, now):
@@ -63,7 +64,9 @@ def accept(ctl, value, now):
         e.values = []
         e.value = 1 if e.minimal else 0
         ctl.refresh(now)
-        return ctl.fail("illegal", "equal opening dice: throw again", None, TARGET_DICE, now)
+        return buttons.fail(
+            ctl, "illegal", "equal opening dice: throw again", None, TARGET_DICE, now
+        )
     ctl.apply_roll((a, b), now)
 
 

@@ -1,6 +1,7 @@
 # The MENU, shown on the dice: new game, brightness, autoplay, dice, colours, players, level.
 import json
 
+import buttons
 from settings import KEYS, LEVELS, PLAYER_MODES, SETTINGS_VERSION
 from view import PALETTE_COUNT, target_of_button
 
@@ -86,7 +87,9 @@ def press(ctl, name, now):
     elif name in ("UNDO", "LEFT"):
         delta = -1
     else:
-        return ctl.fail("wrong_phase", "the menu is open", name, target_of_button(name), now)
+        return buttons.fail(
+            ctl, "wrong_phase", "the menu is open", name, target_of_button(name), now
+        )
     if item == 0:
         if delta > 0 and name != "RIGHT":
             ctl.new_game(now)

@@ -53,7 +53,7 @@ HEAP = {
 }
 DEFAULT_HEAP = "64K"  # a new module must fit the board's budget or say why not here
 _GAME_LOGIC = ("gammon.position", "gammon.turn", "gammon.dice", "view", "settings", "storage",
-               "game", "fill", "controller")
+               "game", "fill", "buttons", "controller")
 
 
 def _preload(name: str) -> list:

@@ -1,0 +1,81 @@
+# What a button press means now (inputs.py names the keys): MENU and the dice entry go to
+# their modules; while the board is to act a press is refused; ROLL and UNDO are commands;
+# LEFT, RIGHT and SELECT move and press the cursor (minimal layout); a point, the bar or
+# the tray selects a checker, moves it there, or flashes red. Controller.press calls this
+# (and reports what it raises), so the controller keeps the game's commands and state.
+import fill
+from game import MOVE
+from ticks import ticks_add
+from view import FLASH_MS, TARGET_DICE, point_of, target_of_button
+
+
+def press(ctl, name, now):
+    """A button event on controller `ctl` (Controller.press: the event, errors caught)."""
+    if ctl.hint:  # shown until the next press
+        ctl.hint = None
+        ctl.refresh(now)
+    ctl.hint_ready = name == "ROLL" and ctl.game.phase == MOVE
+    if name == "MENU" or ctl.menu_item >= 0:
+        import menu  # loaded when first needed (heap), as the controller's _lazy does
+
+        return menu.press(ctl, name, now)
+    if ctl.entry:
+        import dice_entry
+
+        return dice_entry.press(ctl, name, now)
+    if ctl.busy():
+        t = target_of_button(name)
+        return fail(ctl, "wrong_phase", "the board is playing", name, t, now)
+    if name == "ROLL":
+        ok, e = ctl.roll(now)
+    elif name == "UNDO":
+        if ctl.sel >= 0:
+            return select(ctl, -1, now)
+        ok, e = ctl.undo(now)
+    elif name == "LEFT" or name == "RIGHT":
+        return fill.move_cursor(ctl, name == "RIGHT")
+    elif name == "SELECT":
+        return press_target(ctl, ctl.view.cursor, name, now)
+    else:
+        t = target_of_button(name)
+        if t < 0:
+            return fail(ctl, "bad_args", "no button %r" % (name,), name, t, now)
+        return press_target(ctl, t, name, now)
+    if not ok:
+        fail(ctl, e["code"], e["message"], name, TARGET_DICE, now)
+
+
+def press_target(ctl, target, name, now):
+    """A point, the bar or the tray pressed (or chosen with the cursor)."""
+    g = ctl.game
+    if g.phase != MOVE or target < 0:
+        return fail(ctl, "wrong_phase", "no checker to move now", name, target, now)
+    pt = point_of(g.turn, target)
+    if ctl.sel >= 0 and pt in ctl.dests:
+        ctl.emit_steps(g.step(ctl.sel, pt), g.turn)
+        return ctl.changed(now)
+    if pt == ctl.sel:
+        return select(ctl, -1, now)
+    if pt in ctl.movable:
+        return select(ctl, pt, now)
+    fail(ctl, "illegal", "no legal move there", name, target, now)
+
+
+def select(ctl, pt, now):
+    """Picks up the checker on point `pt` (mover's numbers; -1 puts it back)."""
+    ctl.sel = pt
+    ctl.dests = ctl.game.turn_state.destinations(pt) if pt >= 0 else {}
+    ctl.refresh(now)
+
+
+def fail(ctl, code, message, button, target, now):
+    """A refused press (or a bug while pressing): a red flash where it was pressed (the dice
+    for ROLL and UNDO) and an error event."""
+    ev = {"event": "error", "code": code, "message": message}
+    if button is not None:
+        ev["button"] = button
+    ctl.emit(ev)
+    v = ctl.view
+    v.flash_target = target if target >= 0 else TARGET_DICE
+    v.flash_until = ticks_add(now, FLASH_MS) or 1  # ticks wrap; 0 is 'none'
+    v.changed += 1
