@@ -5,7 +5,7 @@ import os
 import runpy
 
 import pytest
-from ledgammon import board_text, boardinfo, picture
+from ledgammon import boardinfo, picture, wording
 from ledgammon.board_text import player_colours
 from PIL import Image
 
@@ -137,13 +137,13 @@ def test_the_readme_picture_is_there():
     ],
 )
 def test_the_caption_says_what_the_board_is_doing(midgame, extra, words):
-    """The caption is the terminal's status line (board_text), so it knows the board's side."""
+    """The caption is the terminal's status line (wording.py), so it knows the board's side."""
     frame, state = midgame
     leds = BOARD.decode(frame)
     st = dict(state, selected=None, settings={"players": ["human", "board"]})
     st.update({"turn": 1}, **extra)
     lines = picture.caption(leds, st)
-    assert lines == [board_text.status_line(st, player_colours(leds, st)),
+    assert lines == [wording.status_line(st, player_colours(leds, st)),
                      "Position ID %s" % state["position_id"]]
     names = [boardinfo.colour_name(c) for c in player_colours(leds, st)]
     assert words.format(*names) in lines[0], lines[0]

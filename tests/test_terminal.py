@@ -20,7 +20,7 @@ from boards import pico
 from gammon.dice import Dice, SeededBytes
 from gammon.notation import parse_steps
 from inputs import DirectKeys
-from ledgammon import board_text, boardinfo, terminal
+from ledgammon import board_text, boardinfo, terminal, wording
 from ledgammon.board_text import BOTTOM, TOP, point_slot
 from output import FakeStrip
 from storage import Store
@@ -189,7 +189,7 @@ def test_the_screen_fits_80x24_and_has_an_ascii_fallback():
     ],
 )
 def test_the_status_line_says_what_to_do(state, words):
-    line = board_text.status_line(dict(state, pips=[167, 160]), [(255, 255, 255), (200, 0, 10)])
+    line = wording.status_line(dict(state, pips=[167, 160]), [(255, 255, 255), (200, 0, 10)])
     assert words in line
     assert line.endswith("pips 0:167 1:160")
     if state["phase"] == "move" and "dice" in state:
@@ -522,14 +522,14 @@ BOTH = {"players": ["board", "board"]}
     ],
 )
 def test_the_status_line_says_what_the_board_is_doing(state, words):
-    """board_text says it, and the terminal shows board_text's line as it is."""
+    """wording says it, and the terminal shows wording's line as it is."""
     state = dict(state, pips=[167, 160])
-    line = board_text.status_line(state, [(255, 255, 255), (200, 0, 10)])
+    line = wording.status_line(state, [(255, 255, 255), (200, 0, 10)])
     assert words in line and line.endswith("pips 0:167 1:160"), line
     assert ("your turn" in line) == ("your turn" in words)
     client, view = live(state)
     shown = view.screen().lines()[board_text.STATUS]
-    assert shown.rstrip() == board_text.status_line(state, board_text.player_colours(
+    assert shown.rstrip() == wording.status_line(state, board_text.player_colours(
         BOARD.decode(b""), state), view.selected(), view.layout)[:80].rstrip()
 
 
@@ -537,11 +537,11 @@ def test_every_menu_item_has_words():
     """One word for each item of the firmware's MENU, in its order."""
     from menu import ITEMS
 
-    assert len(board_text.MENU_ITEMS) == len(ITEMS)
+    assert len(wording.MENU_ITEMS) == len(ITEMS)
     for i, name in enumerate(ITEMS):
-        words = board_text.next_step({"phase": "roll", "menu": i})
-        assert words.startswith("menu: %s (" % board_text.MENU_ITEMS[i])
-        assert name in words or (name, board_text.MENU_ITEMS[i]) == ("palette", "colours")
+        words = wording.next_step({"phase": "roll", "menu": i})
+        assert words.startswith("menu: %s (" % wording.MENU_ITEMS[i])
+        assert name in words or (name, wording.MENU_ITEMS[i]) == ("palette", "colours")
 
 
 def test_h_asks_for_a_hint_and_the_help_line_says_so():

@@ -19,8 +19,9 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from . import boardinfo
-from .board_text import player_colours, status_line
+from .board_text import player_colours
 from .boardinfo import RGB, Board
+from .wording import status_line
 
 S = 1.6  # pixels per millimetre
 MARGIN = 24
@@ -113,7 +114,7 @@ def _lighter(c: RGB) -> RGB:
 
 
 def caption(leds: Mapping[str, list[RGB]], state: Mapping[str, Any]) -> list[str]:
-    """The caption's lines: the terminal's status line (board_text: whose turn, what to do
+    """The caption's lines: the terminal's status line (wording.py: whose turn, what to do
     or what the board is doing, dice, pips), then the Position ID."""
     lines = [status_line(state, player_colours(leds, state))]
     pid = state.get("position_id")
