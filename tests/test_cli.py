@@ -318,8 +318,31 @@ def test_players_level_and_hint_commands(sim, capsys):
     with connect(p) as client:
         st = client.state()
         assert st["bot"] in ("think", "move") and st["settings"]["level"] == "easy"
-        assert "the board is " in commands.describe(st)
+        assert any(w in commands.describe(st) for w in (
+            "the board is thinking", "the board plays ", "the board moves")), st
         assert client.request("roll")["error"]["code"] == "wrong_phase"  # the board's turn
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        ({"phase": "move", "bot": "think"}, "; the board is thinking;"),
+        ({"phase": "move", "bot": "move"}, "; the board moves;"),
+        ({"phase": "move", "bot": "move", "steps": ["13/10", "10/7"]}, "; the board plays 13/7;"),
+        ({"phase": "roll", "bot": "roll"}, "player 1 to roll; the board throws its dice;"),
+        ({"phase": "done", "bot": "roll"}, "; the board passes the turn;"),
+        ({"phase": "roll", "bot": "dance"}, "game 2: player 1 to roll; pips 0-0; position x"),
+        ({"phase": "over", "winner": 0, "result": 2}, "game 2 over: player 0 wins a gammon"),
+        ({"phase": "over", "winner": 1, "result": 9}, "game 2 over: player 1 wins "),
+    ],
+)
+def test_state_says_what_the_board_does_as_the_terminal_does(extra, words):
+    """`ledgammon state` names the `bot` field and the result in the status line's words."""
+    line = commands.describe(dict({"game": 2, "turn": 1, "position_id": "x"}, **extra))
+    if extra.get("bot") in ("think", "move", "roll"):
+        assert words in line, line
+    else:  # no board's side to tell: the line is only the game's
+        assert line == words
 
 
 def test_play_sets_the_players_and_level(tmp_path, capsys, monkeypatch):

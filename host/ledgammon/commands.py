@@ -19,6 +19,7 @@ from . import transport
 from .client import Client
 from .errors import BoardError, LedgammonError, NoSuchPort, SimulatorError
 from .sim import Simulator
+from .wording import RESULTS, board_doing
 
 
 def _port(args: argparse.Namespace) -> str:
@@ -53,14 +54,11 @@ def _dice(d: Any) -> str:
     return "%d-%d" % (d[0], d[1]) if d else "none"
 
 
-BOT_WORDS = {"roll": "throwing", "think": "thinking", "move": "playing"}  # state["bot"]
-
-
 def describe(st: dict[str, Any]) -> str:
-    """One line about a `state` reply, for people."""
+    """One line about a `state` reply, for people; the board's own side in the terminal's words."""
     if st.get("phase") == "over":
-        kinds = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
-        kind = kinds.get(int(st.get("result") or 0), "")
+        result = int(st.get("result") or 0)
+        kind = "a %s" % RESULTS[result] if result in RESULTS else ""
         return "game %s over: player %s wins %s" % (st.get("game"), st.get("winner"), kind)
     what = {
         "opening": "the opening roll is next",
@@ -73,9 +71,9 @@ def describe(st: dict[str, Any]) -> str:
         parts.append("steps " + " ".join(st["steps"]))
     if st.get("phase") == "move":
         parts.append("%d legal plays" % len(st.get("plays") or []))
-    doing = BOT_WORDS.get(str(st.get("bot")))
+    doing = board_doing(st)
     if doing:
-        parts.append("the board is %s" % doing)
+        parts.append(doing)
     pips = st.get("pips") or [0, 0]
     parts.append("pips %d-%d" % (pips[0], pips[1]))
     parts.append("position %s" % st.get("position_id"))
