@@ -16,7 +16,7 @@ from types import FrameType
 from .export import write_weights
 from .td import Trainer
 
-DEFAULT_GAMES = 400_000
+DEFAULT_GAMES = 320_000
 DEFAULT_HIDDEN = 40
 
 
