@@ -5,7 +5,7 @@ from binascii import hexlify
 from controller import boot
 from game import MOVE, OPENING, OVER
 from gammon.dice import Dice, SeededBytes
-from storage import Store
+from storage import GAME, Store
 from view import button_of_target, target_of
 
 
@@ -63,6 +63,21 @@ def put(path, name, data):
 def get(path, name):
     with open(path + "/" + name, "rb") as f:
         return f.read()
+
+
+class SnapStore(Store):
+    """Copies game.json to snaps/<n> after every save: what a cut right after it leaves."""
+
+    def __init__(self, root, snaps):
+        Store.__init__(self, root)
+        self.snaps = snaps
+        self.count = 0
+
+    def save_game(self, text):
+        n = Store.save_game(self, text)
+        put(self.snaps, str(self.count), get(self.root, GAME))
+        self.count += 1
+        return n
 
 
 def make(root=None, layout="full", seed=1, store=None, keep=4):

@@ -5,26 +5,12 @@ import json
 
 import fakes
 from controller import boot
+from fakes import SnapStore
 from game import MOVE, OVER
 from gammon.dice import Dice, SeededBytes
 from storage import GAME, SETTINGS, Store
 
 FRAME = 20
-
-
-class SnapStore(Store):
-    """Copies game.json to snaps/<n> after every save: what a cut right after it leaves."""
-
-    def __init__(self, root, snaps):
-        Store.__init__(self, root)
-        self.snaps = snaps
-        self.count = 0
-
-    def save_game(self, text):
-        n = Store.save_game(self, text)
-        fakes.put(self.snaps, str(self.count), fakes.get(self.root, GAME))
-        self.count += 1
-        return n
 
 
 def person(ctl, now):

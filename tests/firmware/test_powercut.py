@@ -5,27 +5,13 @@ import gc
 import os
 
 import fakes
+from fakes import SnapStore
 from game import OVER
 from gammon.position import Position
-from storage import GAME, SETTINGS, Store
+from storage import GAME, SETTINGS
 
 # A set-up game near the end (a blot each and some contact left): about 30 turns.
 LATE = "3HljAAi4ezYAAg"
-
-
-class SnapStore(Store):
-    """Copies game.json to snaps/<n> after every save: what a cut right after it leaves."""
-
-    def __init__(self, root, snaps):
-        Store.__init__(self, root)
-        self.snaps = snaps
-        self.count = 0
-
-    def save_game(self, text):
-        n = Store.save_game(self, text)
-        fakes.put(self.snaps, str(self.count), fakes.get(self.root, GAME))
-        self.count += 1
-        return n
 
 
 def reference(layout, start=None):

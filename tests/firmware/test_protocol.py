@@ -1,32 +1,13 @@
 # protocol.py and lines.py: one reply per request line, events apart, bad input harmless.
 # Runs under CPython (pytest) and MicroPython (tests/mprun.py); no sleeping: time is passed in.
-import json
 
 import fakes
 from lines import MAX_LINE, LineReader, guess_id, write_json
 from protocol import BUTTONS, PROTOCOL, Protocol
-
-INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
-
-
-class Wire:
-    """What the protocol wrote, as lines."""
-
-    def __init__(self):
-        self.chunks = []
-
-    def __call__(self, b):
-        self.chunks.append(bytes(b))
-
-    def take(self):
-        """The JSON objects written since the last take (each line must parse)."""
-        text = b"".join(self.chunks)
-        self.chunks = []
-        assert not text or text.endswith(b"\n"), text
-        out = []
-        for line in text.split(b"\n")[:-1]:
-            out.append(json.loads(line))
-        return out
+from wire import INFO, Wire
+from wire import ask as _ask
+from wire import one as _one
+from wire import snap as _snap
 
 
 class Strip:
@@ -44,24 +25,6 @@ def _make(seed=3, selftest=None):
     )
     ctl.emit = proto.event
     return proto, ctl, wire, stops
-
-
-def _ask(proto, wire, line, now=0):
-    """Feeds one line; returns (replies, events)."""
-    proto.feed(line, now)
-    objs = wire.take()
-    return [o for o in objs if "event" not in o], [o for o in objs if "event" in o]
-
-
-def _one(proto, wire, line, now=0):
-    replies, _ = _ask(proto, wire, line, now)
-    assert len(replies) == 1, replies
-    return replies[0]
-
-
-def _snap(ctl):
-    """Everything a request could change: the game and the settings."""
-    return ctl.game.to_json() + ctl.settings.to_json()
 
 
 def _done(ctl):
