@@ -60,7 +60,7 @@ class Controller:
         self.hint = None  # (sources, destinations) masks lit by HINT until the next press
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
         if "board" in settings.players:  # (menu.sides_changed when the setting changes)
-            self.bot = _lazy("autoplay").Bot()
+            _lazy("menu").start_bot(self)
         self.turn_changed(now_ms)
         if game.phase == OVER:
             self.view.over_since = now_ms

@@ -130,10 +130,26 @@ def sides_changed(ctl, now):
 
             ctl.bot = autoplay.unload()  # None
     elif ctl.bot is None:
+        start_bot(ctl)
+    ctl.turn_changed(now)
+
+
+def start_bot(ctl):
+    """Creates the board's player; when it cannot be loaded (no memory left for its code),
+    the sides go back to people, and the error says why, rather than a side nobody plays."""
+    try:
         import autoplay
 
         ctl.bot = autoplay.Bot()
-    ctl.turn_changed(now)
+    except Exception as exc:  # MemoryError above all; the board must go on
+        ctl.bot = None
+        ctl.settings.players = list(PLAYER_MODES[0])
+        message = "the board cannot play a side: %r" % (exc,)
+        ctl.emit({"event": "error", "code": "no_player", "message": message})
+        try:
+            ctl.store.save_settings(settings_json(ctl.settings))
+        except OSError:
+            pass
 
 
 def settings_dict(s):

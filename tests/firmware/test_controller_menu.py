@@ -133,3 +133,38 @@ def test_configure():
         "level": "strong",
     }
     fakes.done(ctl)
+
+
+class _NoRoom:
+    """An autoplay module whose player cannot be made (a heap with no room left for it)."""
+
+    class Bot:
+        def __init__(self):
+            raise MemoryError("memory allocation failed")
+
+
+def test_a_board_player_that_cannot_load_gives_the_sides_back_to_people():
+    import sys
+
+    real = sys.modules.get("autoplay")
+    sys.modules["autoplay"] = _NoRoom
+    try:
+        ctl, rec = fakes.make(keep=16)
+        ok, out = ctl.configure("players", ["human", "board"], 10)
+        assert ctl.bot is None and ctl.settings.players == ["human", "human"]
+        assert rec.of("error")[-1]["code"] == "no_player"
+        assert "memory" in rec.of("error")[-1]["message"]
+        # saved as people: the next boot does not try again
+        again = fakes.make(root=ctl.store.root, keep=16)[0]
+        assert again.settings.players == ["human", "human"] and again.bot is None
+        fakes.play_game(again)  # and the game goes on by buttons
+        # a saved board side that cannot be loaded at boot: the board still boots
+        ctl.store.save_settings('{"players":["board","human"],"v":1}')
+        booted, rec = fakes.make(root=ctl.store.root, keep=16)
+        assert booted.settings.players == ["human", "human"] and booted.bot is None
+        fakes.done(ctl)
+    finally:
+        if real is None:
+            del sys.modules["autoplay"]
+        else:
+            sys.modules["autoplay"] = real
