@@ -37,7 +37,7 @@ strength: $(STAMP)
 	$(BIN)/python bench/strength.py $(STRENGTH_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check firmware host tests bench hardware
+	$(BIN)/ruff check firmware native host tests bench hardware
 
 typecheck: $(STAMP)
 	$(BIN)/mypy host/ledgammon

@@ -11,9 +11,9 @@ import sys
 
 from chance import chance
 from gammon import Position
-from gammon.net import Net
 from gammon.opponent import Opponent
 from gammon.play import check_dice
+from kernels.net import Net
 
 try:
     from time import ticks_diff, ticks_us

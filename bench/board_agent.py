@@ -1,6 +1,6 @@
 """The board's side of a match: the firmware's Opponent in a MicroPython subprocess.
 
-The unix port runs the real firmware code (gammon.opponent over gammon.net, viper and all),
+The unix port runs the real firmware code (gammon.opponent over kernels.net, viper and all),
 precompiled with mpy-cross as the board loads it; CPython's stand-ins for the viper code
 would be far too slow for the strong level's look-ahead. bench/agent_mp.py is the other end.
 """
@@ -19,7 +19,7 @@ for _path in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests")):
         sys.path.insert(0, _path)
 
 from gammon import Play, Position, legal_plays  # noqa: E402
-from mpytools import FIRMWARE, MICROPYTHON, compile_mpy, require  # noqa: E402
+from mpytools import FIRMWARE, MICROPYTHON, NATIVE, compile_mpy, require  # noqa: E402
 from players import IllegalPlay  # noqa: E402
 
 HEAP = "1M"  # roomy: the heap the opponent needs is bench/opponent_bench.py's business
@@ -36,6 +36,11 @@ def build(dest: str) -> list[str]:
     package = os.path.join(FIRMWARE, "gammon")
     jobs = [
         (os.path.join(package, f), os.path.join(dest, "gammon", f)) for f in os.listdir(package)
+    ]
+    kernels = os.path.join(NATIVE, "kernels")  # the viper code, as deployed beside gammon/
+    os.makedirs(os.path.join(dest, "kernels"))
+    jobs += [
+        (os.path.join(kernels, f), os.path.join(dest, "kernels", f)) for f in os.listdir(kernels)
     ]
     for name in ("agent_mp.py", "chance.py"):
         jobs.append((os.path.join(BENCH, name), os.path.join(dest, name)))

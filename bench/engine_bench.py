@@ -4,7 +4,9 @@
 import json
 import sys
 
-sys.path.insert(0, (sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else ".") + "/../firmware")
+_BENCH = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
+sys.path.insert(0, _BENCH + "/../firmware")
+sys.path.insert(0, _BENCH + "/../native")
 from gammon import Position, legal_plays  # noqa: E402
 from ticks import ticks_diff, ticks_us  # noqa: E402
 

@@ -29,6 +29,7 @@ def _dirname(path):
 _bench = _dirname(sys.argv[0])
 _root = ".." if _bench == "." else _dirname(_bench)  # the repository
 sys.path.append(_root + "/firmware")
+sys.path.append(_root + "/native")
 sys.path.append(_root + "/tests/firmware")
 
 import fakes  # noqa: E402

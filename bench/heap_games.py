@@ -10,6 +10,7 @@ if "--path" in args:
     del args[i : i + 2]
 else:
     sys.path.insert(0, (sys.argv[0].rsplit("/", 2)[0] or ".") + "/firmware")
+    sys.path.insert(0, (sys.argv[0].rsplit("/", 2)[0] or ".") + "/native")
 from gammon import Position, legal_plays  # noqa: E402
 from gammon.dice import Dice, SeededBytes  # noqa: E402
 

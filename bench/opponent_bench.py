@@ -26,6 +26,7 @@ def _here():
 
 
 sys.path.insert(0, _here() + "/../firmware")
+sys.path.insert(0, _here() + "/../native")
 sys.path.insert(0, _here())  # chance.py: the easy level's chance, as bench/strength.py gives it
 ARGS = sys.argv[1:]
 if "--path" in ARGS:
@@ -47,8 +48,8 @@ def load_opponent(weights):
     """(opponent, bytes its modules took, bytes the weights and buffers took)."""
     gc.collect()
     before = gc.mem_alloc()
-    from gammon.net import Net
     from gammon.opponent import Opponent
+    from kernels.net import Net
 
     gc.collect()
     loaded = gc.mem_alloc()

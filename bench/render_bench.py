@@ -22,6 +22,7 @@ def _here():
 
 
 sys.path.insert(0, _here() + "/../firmware")
+sys.path.insert(0, _here() + "/../native")
 sys.path.append(_here() + "/../tests/firmware")  # scenes.py
 ARGS = sys.argv[1:]
 if "--path" in ARGS:

@@ -81,7 +81,11 @@ def run_json(cmd: list[str]) -> dict:
 def compile_firmware(dest: str) -> None:
     """The firmware as the board loads it: every module precompiled to .mpy."""
     shutil.rmtree(dest, ignore_errors=True)
-    src = os.path.join(ROOT, "firmware")
+    for src in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "native")):  # one root
+        _compile_tree(src, dest)
+
+
+def _compile_tree(src: str, dest: str) -> None:
     for folder, _, files in os.walk(src):
         for name in files:
             if name.endswith(".py") and name not in ("main.py", "boot.py"):

@@ -144,12 +144,13 @@ def unload():
     import sys
 
     import gammon
+    import kernels
 
-    for name in ("autoplay", "gammon.opponent", "gammon.net"):
+    for name in ("autoplay", "gammon.opponent", "kernels.net"):
         sys.modules.pop(name, None)
-    for name in ("opponent", "net"):
-        if name in dir(gammon):
-            delattr(gammon, name)
+    for package, name in ((gammon, "opponent"), (kernels, "net")):
+        if name in dir(package):
+            delattr(package, name)
 
 
 def _key(g):

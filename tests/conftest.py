@@ -1,11 +1,18 @@
-"""pytest setup: the engine tests in tests/engine import `gammon` from firmware/ and run
-under CPython here as well as under MicroPython through tests/mprun.py."""
+"""pytest setup: the engine tests in tests/engine import `gammon` from firmware/ (and its
+native code from native/) and run under CPython here as well as under MicroPython through
+tests/mprun.py."""
 
 import os
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-for _path in (os.path.join(_HERE, "..", "firmware"), os.path.join(_HERE, "engine"), _HERE):
+_ROOT = os.path.join(_HERE, "..")
+for _path in (
+    os.path.join(_ROOT, "native"),
+    os.path.join(_ROOT, "firmware"),
+    os.path.join(_HERE, "engine"),
+    _HERE,
+):
     _path = os.path.normpath(_path)
     if _path not in sys.path:
         sys.path.insert(0, _path)

@@ -44,7 +44,7 @@ def _setup():
     tests = _dirname(sys.argv[0] if sys.argv and sys.argv[0] else __file__)
     root = _dirname(tests) if tests != "." else ".."
     engine = _join(tests, "engine")
-    for path in (_join(root, "firmware"), engine):
+    for path in (_join(root, "native"), _join(root, "firmware"), engine):
         if path not in sys.path:
             sys.path.insert(0, path)
     return engine

@@ -273,6 +273,7 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     assert "main.py" in made and "protocol.mpy" in made and "gammon/position.mpy" in made
     assert not any(m.startswith("sim_main") or m.endswith("controller.py") for m in made)
     assert "weights.bin" in made and "autoplay.mpy" in made  # the board's own player
+    assert "kernels/movegen.mpy" in made and "kernels/net.mpy" in made  # native/, for its CPU
     with (
         open(os.path.join(build, "weights.bin"), "rb") as f,
         open(os.path.join(ROOT, "firmware", "weights.bin"), "rb") as g,

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 
 import pytest
-from mpytools import FIRMWARE, MICROPYTHON, ROOT, compile_mpy
+from mpytools import FIRMWARE, MICROPYTHON, NATIVE, ROOT, compile_mpy
 
 TESTS = os.path.join(ROOT, "tests", "firmware")
 # Helper modules (not test_*) in tests/engine, shared with the engine tests (positions.py).
@@ -68,7 +68,7 @@ def _preload(name: str) -> list:
             top = mod.split(".")[0]
             if any(
                 os.path.exists(os.path.join(d, top + ext))
-                for d in (FIRMWARE, TESTS, SHARED)
+                for d in (FIRMWARE, NATIVE, TESTS, SHARED)
                 for ext in (".py", "")
             ):
                 out.append(mod)
@@ -139,6 +139,7 @@ def precompiled(tmp_path_factory):
     tests/engine beside the latter (no folder more on sys.path: each costs heap)."""
     top = str(tmp_path_factory.mktemp("mpy-firmware"))
     _compile_tree(FIRMWARE, os.path.join(top, "firmware"))
+    _compile_tree(NATIVE, os.path.join(top, "firmware"))  # kernels/ beside gammon/, as deployed
     _compile_tree(TESTS, os.path.join(top, "tests"))
     _compile_helpers(SHARED, os.path.join(top, "tests"))
     return top

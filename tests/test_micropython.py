@@ -6,7 +6,7 @@ import re
 import subprocess
 
 import pytest
-from mpytools import FIRMWARE, MICROPYTHON, MPY_CROSS, ROOT, compile_mpy, require
+from mpytools import FIRMWARE, MICROPYTHON, MPY_CROSS, NATIVE, ROOT, compile_mpy, require
 
 ENGINE_TESTS = os.path.join(ROOT, "tests", "engine")
 MPRUN = os.path.join(ROOT, "tests", "mprun.py")
@@ -50,18 +50,35 @@ def _run_mprun(*args, heap=HEAP):
     return proc.returncode, int(m.group(1)), int(m.group(2)), out
 
 
-@pytest.mark.parametrize("arch", ["host", "armv6m", "xtensawin"])
-def test_firmware_compiles_with_mpy_cross(tmp_path, arch):
-    """Every firmware file compiles: for this machine, the RP2040 and the ESP32-S3."""
-    require(MPY_CROSS)
-    sources = _sources(FIRMWARE)
+def _compile_all(top, dest, arch):
+    """Compiles every .py under `top`; returns the failures."""
+    sources = _sources(top)
     assert sources
     failures = []
     for src in sources:
-        proc, out = _compile(src, FIRMWARE, str(tmp_path), arch)
+        proc, out = _compile(src, top, dest, arch)
         if proc.returncode != 0 or not os.path.exists(out):
             failures.append("%s: %s" % (src, proc.stderr.strip()))
+    return failures
+
+
+def test_firmware_compiles_with_plain_mpy_cross(tmp_path):
+    """firmware/ is plain MicroPython: mpy-cross compiles it with no target CPU at all."""
+    require(MPY_CROSS)
+    failures = _compile_all(FIRMWARE, str(tmp_path), None)
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("arch", ["host", "armv6m", "xtensawin"])
+def test_firmware_and_native_code_compile_for_each_board(tmp_path, arch):
+    """Every file compiles for this machine, the RP2040 and the ESP32-S3; native/ (viper)
+    only compiles for a given CPU, and must compile for each."""
+    require(MPY_CROSS)
+    failures = _compile_all(FIRMWARE, str(tmp_path), arch)
+    failures += _compile_all(NATIVE, str(tmp_path / "native"), arch)
+    assert not failures, "\n".join(failures)
+    proc, _ = _compile(os.path.join(NATIVE, "kernels", "net.py"), NATIVE, str(tmp_path), None)
+    assert proc.returncode != 0 and "invalid arch" in proc.stderr  # why native/ stands apart
 
 
 @pytest.fixture(scope="module")
@@ -70,21 +87,23 @@ def precompiled(tmp_path_factory):
     require(MPY_CROSS)
     top = tmp_path_factory.mktemp("mpy")
     dirs = []
-    for src_top, name in ((FIRMWARE, "firmware"), (ENGINE_TESTS, "engine")):
+    # native/ compiles into the firmware's folder, as on the board: kernels/ beside gammon/
+    for src_top, name in ((FIRMWARE, "firmware"), (NATIVE, "firmware"), (ENGINE_TESTS, "engine")):
         dest = os.path.join(str(top), name)
         for src in _sources(src_top):
             if src_top == ENGINE_TESTS and os.path.dirname(src) != ENGINE_TESTS:
                 continue
             proc, _ = _compile(src, src_top, dest, "host")
             assert proc.returncode == 0, proc.stderr
-        dirs.append(dest)
+        if dest not in dirs:
+            dirs.append(dest)
     return dirs
 
 
-# Modules that load the board's player (network weights and all) each get a process of
-# their own: a 64 KB heap holds the engine and the player, not the player plus the modules
-# the other tests left loaded.
-OWN_PROCESS = ("test_opponent", "test_opponent_worst")
+# Modules that load the board's player (network weights and all) or the gnubg oracle's data
+# each get a process of their own: a 64 KB heap holds the engine and one of them, not that
+# plus the modules the other tests left loaded.
+OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle")
 
 
 def _engine_modules():

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gammon import Position, legal_plays
-from gammon.net import Net as BoardNet
-from gammon.net import _changes
+from kernels.net import Net as BoardNet
+from kernels.net import _changes
 from ledgammon.train.export import dequantized, write_weights
 from ledgammon.train.features import N_INPUTS, UNIT, encode
 from ledgammon.train.moves import START, successors, swap, win_value

@@ -2,23 +2,22 @@
 # "strong" looks one roll ahead on its closest candidates; "easy" plays a sensible move
 # picked at random among the near-best ones. Work is bounded by a count of evaluations,
 # not by a clock, so a choice is repeatable and never stalls the game.
+from kernels.movegen import play_codes
+from kernels.net import _play, _won  # noqa: F401 (tests use _play from here)
+
 from .compat import MICROPY
-from .movegen import play_codes
 from .play import Play, check_dice
 
 if MICROPY:
-    import micropython
     from micropython import const
 else:
-    from .compat import emitters as micropython
-    from .compat import ptr8
 
     def const(value):
         return value
 
 
 LEVELS = ("easy", "strong")
-_ONE = const(4096)  # one point of equity (gammon.net.PROB_ONE)
+_ONE = const(4096)  # one point of equity (kernels.net.PROB_ONE)
 _CANDIDATES = const(4)  # plays the look-ahead may reconsider
 _CLOSE = const(819)  # ... when within 0.2 points of the best at 0-ply
 BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
@@ -46,58 +45,6 @@ _ROLLS = (
     (4, 6),
     (5, 6),
 )  # the first six come once in 36, the others twice
-
-
-@micropython.viper
-def _won(b, side: int) -> int:
-    """0 while the side whose counts start at `side` has checkers left; else 1, 2 or 3."""
-    p = ptr8(b)
-    i = 0
-    while i < 25:
-        if int(p[side + i]) != 0:
-            return 0
-        i += 1
-    other = 25 - side
-    left = 0
-    in_home = 0
-    i = 0
-    while i < 25:
-        c = int(p[other + i])
-        left += c
-        if i >= 18:
-            in_home += c
-        i += 1
-    if left < 15:
-        return 1
-    return 3 if in_home else 2
-
-
-@micropython.viper
-def _play(dst, src, code: int, dice: int):
-    """`dst` = 50-byte board `src` after play `code`; dice = the higher | the lower << 3."""
-    d = ptr8(dst)
-    s = ptr8(src)
-    i = 0
-    while i < 50:
-        d[i] = s[i]
-        i += 1
-    hi = dice & 7
-    lo = dice >> 3
-    first_die = lo if (code >> 23) & 1 else hi  # the order bit: the lower die went first
-    second_die = hi if (code >> 23) & 1 else lo
-    n = (code >> 20) & 7
-    i = 0
-    while i < n:
-        frm = ((code >> (5 * i)) & 31) - 1
-        die = first_die if i == 0 else second_die
-        d[frm] = int(d[frm]) - 1
-        t = frm - die
-        if t >= 0:
-            d[t] = int(d[t]) + 1
-            if int(d[48 - t]) != 0:
-                d[48 - t] = 0
-                d[49] = int(d[49]) + 1
-        i += 1
 
 
 def _packed(dice):
@@ -220,7 +167,7 @@ def shared(path="weights.bin"):
     """One Opponent for the whole board, its weights loaded on first use (about 16 KB)."""
     global _shared
     if _shared is None:
-        from .net import Net
+        from kernels.net import Net
 
         _shared = Opponent(Net(path))
     return _shared

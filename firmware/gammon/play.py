@@ -1,5 +1,6 @@
 # Legal plays as compact codes, turned into steps, results and notation only when asked.
-from .movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, play_codes
+from kernels.movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, play_codes
+
 from .position import Position
 
 

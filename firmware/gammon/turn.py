@@ -1,5 +1,6 @@
 # A turn entered one step at a time, as on the board, accepting only steps of legal plays.
-from .movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, CodeList, play_codes, search
+from kernels.movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, CodeList, play_codes, search
+
 from .play import Play, apply_step, check_dice, die_order, undo_step
 from .position import Position
 

@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 from .errors import DeployError
-from .sim import FIRMWARE
+from .sim import FIRMWARE, NATIVE
 
 ARCH = {"pico": "armv6m", "esp32s3": "xtensawin"}  # mpy-cross -march per board module
 SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
@@ -51,17 +51,24 @@ def sources(firmware: str = FIRMWARE) -> list[str]:
 
 
 def compile_firmware(
-    build: str, board: str = "pico", firmware: str = FIRMWARE, mpy_cross: str | None = None
+    build: str,
+    board: str = "pico",
+    firmware: str = FIRMWARE,
+    mpy_cross: str | None = None,
+    native: str = NATIVE,
 ) -> list[str]:
-    """Compiles (or copies) every firmware file into `build`; returns the files made there."""
+    """Compiles (or copies) every firmware file, and native/'s viper code for the board's
+    CPU, into `build` (one root, as on the board); returns the files made there."""
     if board not in ARCH:
         raise DeployError("unknown board %r (one of %s)" % (board, ", ".join(sorted(ARCH))))
     tool = mpy_cross or _tool("mpy-cross")
     if os.path.isdir(build):
         shutil.rmtree(build)
     made = []
-    for rel in sources(firmware):
-        src = os.path.join(firmware, rel)
+    for root, rel in [(firmware, r) for r in sources(firmware)] + [
+        (native, r) for r in sources(native)
+    ]:
+        src = os.path.join(root, rel)
         copy = rel in SOURCE_ONLY or rel.endswith(DATA)
         out = rel if copy else rel[:-3] + ".mpy"
         dest = os.path.join(build, out)

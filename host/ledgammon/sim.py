@@ -26,6 +26,7 @@ from .errors import SimulatorError
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 FIRMWARE = os.path.normpath(os.path.join(PACKAGE, "..", "..", "firmware"))
+NATIVE = os.path.normpath(os.path.join(PACKAGE, "..", "..", "native"))  # kernels/: viper code
 SIM_MAIN = os.path.join(FIRMWARE, "sim_main.py")
 BOOT_TIMEOUT = 10.0  # compiling the firmware from source on a slow machine takes a while
 HEAP = "512K"  # from source on this 64-bit port: ~110 KB in use after boot; room for games
@@ -85,6 +86,16 @@ class Simulator:
         self._slave = -1
         self._lock = -1
 
+    def environment(self) -> dict[str, str]:
+        """The firmware's module path: firmware/ (the script's folder) and native/, which
+        on the board is compiled into the same root; MicroPython's frozen modules first."""
+        env = dict(os.environ)
+        if self.python:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [NATIVE, env.get("PYTHONPATH")]))
+        else:
+            env["MICROPYPATH"] = ".frozen:" + NATIVE
+        return env
+
     def command(self) -> list[str]:
         """The firmware process's command line."""
         if self.python:
@@ -120,6 +131,7 @@ class Simulator:
                 stdout=master,
                 stderr=stderr,
                 cwd=FIRMWARE,
+                env=self.environment(),
                 start_new_session=True,  # a Ctrl-C in our terminal is ours to handle
             )
         except OSError as exc:

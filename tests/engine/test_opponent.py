@@ -4,9 +4,9 @@ import sys
 
 from gammon import Position, legal_plays
 from gammon.dice import Dice, SeededBytes
-from gammon.movegen import play_codes
-from gammon.net import Net
 from gammon.opponent import LEVELS, Opponent, _packed, _play
+from kernels.movegen import play_codes
+from kernels.net import Net
 from positions import is_legal, pos
 
 MICROPY = sys.implementation.name == "micropython"
@@ -120,7 +120,9 @@ def test_bad_weight_files_are_refused():
     import os
 
     name = "opponent_test_weights.tmp"
-    for data in (b"", b"NOPE" + bytes(8), open(WEIGHTS, "rb").read()[:100]):
+    with open(WEIGHTS, "rb") as f:
+        head = f.read(100)  # a file cut short (not the whole file: 8 KB in one piece)
+    for data in (b"", b"NOPE" + bytes(8), head):
         with open(name, "wb") as f:
             f.write(data)
         try:

@@ -1,8 +1,8 @@
 # The board's player in the positions with the most legal plays known (MicroPython too):
 # a module of its own so a 64 KB heap holds nothing else while 2,226 plays are ranked.
 from gammon import Position, legal_plays
-from gammon.net import Net
 from gammon.opponent import BUDGET, LEVELS, Opponent
+from kernels.net import Net
 from positions import is_legal
 
 WEIGHTS = "firmware/weights.bin"  # the runners start in the repository's root

@@ -1,6 +1,6 @@
 """Writes a trained network as the board's weight file: fixed-point integers, no floats.
 
-Layout (little-endian), read by `firmware/gammon/net.py`:
+Layout (little-endian), read by `native/kernels/net.py`:
   b"LGW2", inputs (u16), hidden (u8), outputs (u8), shift2 (u8), 3 spare bytes
   scales: (u8 m, u8 e)[hidden]    hidden unit j's input weights are w8 * m / 2**e
   w1: int8[inputs + 1][hidden]    input-major; the last row is the bias (an input that is

@@ -1,6 +1,6 @@
 """The network's inputs, computed for many positions at once with numpy.
 
-This is the reference for the board's encoder (`firmware/gammon/net.py`), which must give
+This is the reference for the board's encoder (`native/kernels/net.py`), which must give
 the same numbers: per side (the player on roll first, then the other), 4 inputs for each
 of the 24 points (a checker, two, three, (n-3)/2 beyond three), then the bar (n/2), the
 checkers borne off (n/16) and the pip count (pips/64). Every value is a multiple of 1/64,

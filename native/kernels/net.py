@@ -2,14 +2,14 @@
 # Inputs are sparse (about 30 of 198 are non-zero), so only those are summed; weights stay
 # in bytearrays of int8/int16 (no float objects), read as host/ledgammon/train/export.py
 # writes them. Same integers on MicroPython and CPython, so the host tests the board's maths.
-from .compat import MICROPY
+from gammon.compat import MICROPY
 
 if MICROPY:
     import micropython
     from micropython import const
 else:
-    from .compat import emitters as micropython
-    from .compat import ptr8, ptr16, ptr32
+    from gammon.compat import emitters as micropython
+    from gammon.compat import ptr8, ptr16, ptr32
 
     def const(value):
         return value
@@ -207,6 +207,61 @@ def _outputs(w2, sums, scales, packed: int, out) -> int:
 
 def _sext8(v):
     return v - 256 if v > 127 else v
+
+
+# The board player's helpers (gammon/opponent.py): a play made on a board, a game's value.
+
+
+@micropython.viper
+def _won(b, side: int) -> int:
+    """0 while the side whose counts start at `side` has checkers left; else 1, 2 or 3."""
+    p = ptr8(b)
+    i = 0
+    while i < 25:
+        if int(p[side + i]) != 0:
+            return 0
+        i += 1
+    other = 25 - side
+    left = 0
+    in_home = 0
+    i = 0
+    while i < 25:
+        c = int(p[other + i])
+        left += c
+        if i >= 18:
+            in_home += c
+        i += 1
+    if left < 15:
+        return 1
+    return 3 if in_home else 2
+
+
+@micropython.viper
+def _play(dst, src, code: int, dice: int):
+    """`dst` = 50-byte board `src` after play `code`; dice = the higher | the lower << 3."""
+    d = ptr8(dst)
+    s = ptr8(src)
+    i = 0
+    while i < 50:
+        d[i] = s[i]
+        i += 1
+    hi = dice & 7
+    lo = dice >> 3
+    first_die = lo if (code >> 23) & 1 else hi  # the order bit: the lower die went first
+    second_die = hi if (code >> 23) & 1 else lo
+    n = (code >> 20) & 7
+    i = 0
+    while i < n:
+        frm = ((code >> (5 * i)) & 31) - 1
+        die = first_die if i == 0 else second_die
+        d[frm] = int(d[frm]) - 1
+        t = frm - die
+        if t >= 0:
+            d[t] = int(d[t]) + 1
+            if int(d[48 - t]) != 0:
+                d[48 - t] = 0
+                d[49] = int(d[49]) + 1
+        i += 1
 
 
 class Net:

@@ -1,14 +1,14 @@
 # The move generator: every sequence of dice moves, made and unmade in place on 50 bytes.
 from array import array
 
-from .compat import MICROPY
+from gammon.compat import MICROPY
 
 if MICROPY:
     import micropython
     from micropython import const
 else:
-    from .compat import emitters as micropython
-    from .compat import ptr8, ptr32
+    from gammon.compat import emitters as micropython
+    from gammon.compat import ptr8, ptr32
 
     def const(value):
         return value
