@@ -39,12 +39,15 @@ def weights_path():
 
 
 def _rand(dice):
-    """rand(n) in [0, n) from the board's dice generator (the easy level's chance)."""
-    source = dice.randbytes
+    """rand(n) in [0, n) for the easy level's chance: seeded from the board's dice generator
+    once a choice, then a small LCG (x * 75 + 74 mod 65537), so the hundreds of calls of one
+    choice allocate nothing (its numbers stay small ints on a 32-bit board)."""
+    b = dice.randbytes(2)
+    state = [b[0] << 8 | b[1]]
 
     def rand(n):
-        b = source(2)
-        return (b[0] << 8 | b[1]) % n
+        state[0] = (state[0] * 75 + 74) % 65537
+        return state[0] % n
 
     return rand
 

@@ -10,6 +10,7 @@ import argparse
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -20,7 +21,7 @@ DEFAULT_GAMES = 320_000
 DEFAULT_HIDDEN = 40
 
 
-def _bar(start: float, first: int) -> object:
+def _bar(start: float, first: int) -> Callable[[Trainer], None]:
     def show(t: Trainer) -> None:
         rate = (t.done - first) / max(1e-9, time.monotonic() - start)
         left = (t.total - t.done) / max(rate, 1e-9)
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         t = Trainer(a.hidden, a.seed, a.games, a.rate, a.lam)
     signal.signal(signal.SIGTERM, _stop)
     try:
-        t.run(a.checkpoint, a.every, _bar(time.monotonic(), t.done))  # type: ignore[arg-type]
+        t.run(a.checkpoint, a.every, _bar(time.monotonic(), t.done))
     except KeyboardInterrupt:
         t.save(a.checkpoint)
         print("\nstopped at game %d; run again to resume" % t.done, file=sys.stderr)
