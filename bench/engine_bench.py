@@ -8,7 +8,7 @@ _BENCH = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
 sys.path.insert(0, _BENCH + "/../firmware")
 sys.path.insert(0, _BENCH + "/../native")
 from gammon import Position, legal_plays  # noqa: E402
-from ticks import ticks_diff, ticks_us  # noqa: E402
+from hw.ticks import ticks_diff, ticks_us  # noqa: E402
 
 
 def load(path):

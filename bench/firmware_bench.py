@@ -34,16 +34,16 @@ sys.path.append(_root + "/tests/firmware")
 
 import fakes  # noqa: E402
 from app import App  # noqa: E402
-from boards import pico  # noqa: E402
-from controller import boot  # noqa: E402
-from game import MOVE, OVER  # noqa: E402
+from control.boot import boot  # noqa: E402
+from display.renderer import Renderer  # noqa: E402
+from display.view import button_of_target  # noqa: E402
 from gammon.dice import Dice, SeededBytes  # noqa: E402
-from inputs import MatrixKeys  # noqa: E402
-from renderer import Renderer  # noqa: E402
+from hw.boards import pico  # noqa: E402
+from hw.inputs import MatrixKeys  # noqa: E402
+from hw.storage import Store  # noqa: E402
+from hw.ticks import ticks_diff, ticks_us  # noqa: E402
+from model.game import MOVE, OVER  # noqa: E402
 from scenes import NullStrip  # noqa: E402
-from storage import Store  # noqa: E402
-from ticks import ticks_diff, ticks_us  # noqa: E402
-from view import button_of_target  # noqa: E402
 
 
 def mem_alloc():

@@ -38,7 +38,7 @@ from chance import chance  # noqa: E402  (before the measures: it is the bench's
 gc.collect()
 _BASE = gc.mem_alloc()
 from gammon import Position  # noqa: E402
-from ticks import ticks_diff, ticks_us  # noqa: E402
+from hw.ticks import ticks_diff, ticks_us  # noqa: E402
 
 WORST = (("AAAA/3+UUkpJKQ", (1, 1)), ("d7cNAABUqqqqAA", (1, 1)))
 LEVELS = ("strong", "easy")

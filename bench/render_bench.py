@@ -29,11 +29,11 @@ if "--path" in ARGS:
     sys.path.insert(0, ARGS[ARGS.index("--path") + 1])
     del ARGS[ARGS.index("--path") : ARGS.index("--path") + 2]
 
-from boards import pico  # noqa: E402
-from renderer import Renderer  # noqa: E402
+from display.renderer import Renderer  # noqa: E402
+from display.view import MENU, TARGET_DICE, View  # noqa: E402
+from hw.boards import pico  # noqa: E402
+from hw.ticks import ticks_diff, ticks_us  # noqa: E402
 from scenes import OPENING, OVER, ROLL, NullStrip, Supply, start  # noqa: E402
-from ticks import ticks_diff, ticks_us  # noqa: E402
-from view import MENU, TARGET_DICE, View  # noqa: E402
 
 
 def kind(v, name, now):

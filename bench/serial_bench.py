@@ -32,7 +32,8 @@ from ledgammon.sim import Simulator, find_micropython  # noqa: E402
 from ledgammon.transport import Transport  # noqa: E402
 
 MP_ECHO = """
-import sys, asyncio
+import sys
+import asyncio
 async def main():
     s = sys.stdin.buffer
     r = asyncio.StreamReader(s)

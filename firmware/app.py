@@ -19,21 +19,15 @@
 # watchdog does the rest; the controller itself never raises on a press.
 import sys
 
-from inputs import Inputs, sleep_ms
-from ticks import ticks_diff, ticks_ms
+from hw.inputs import Inputs, sleep_ms
+from hw.ticks import ticks_diff, ticks_ms
 
 try:
     import asyncio
 except ImportError:  # pragma: no cover
     asyncio = None
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from kernels.compat import const
 
 POLL_MS = const(5)
 FRAME_MS = const(20)
@@ -134,7 +128,7 @@ class App:
     def selftest(self, now_ms=None):
         if self.strip is None:
             raise ValueError("no LED strip to test")
-        from selftest import SelfTest  # loaded only when needed (heap)
+        from display.selftest import SelfTest  # loaded only when needed (heap)
 
         self.test = SelfTest(self.board, self.strip, self.out)
         self.test.start(self.clock() if now_ms is None else now_ms)
@@ -250,8 +244,8 @@ def build(
 ):
     """The whole firmware on given hardware (main.py) or fakes (tests, the simulator):
     controller booted from `store`, renderer, protocol on the serial port, App."""
-    from controller import boot
-    from renderer import Renderer
+    from control.boot import boot
+    from display.renderer import Renderer
 
     sink = [None]  # the protocol, once made: the controller's events go out through it
 
@@ -264,8 +258,8 @@ def build(
     renderer = Renderer(board, strip, now)
     app = App(board, layout, ctl, renderer, keys, wdt=wdt, clock=clock, strip=strip, out=emit)
     if serial:
-        import link
-        from protocol import Protocol
+        from link import port as link
+        from link.protocol import Protocol
 
         info = {
             "board": board.NAME,

@@ -14,8 +14,8 @@
 import asyncio
 import sys
 
-import hardware_setup
 from app import build
+from hw import hardware_setup
 
 
 def _report(loop, context):

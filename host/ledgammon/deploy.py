@@ -84,9 +84,20 @@ def compile_firmware(
     return made
 
 
+# Modules of the flat layout before the firmware moved into packages (2026-12): left on a
+# board, `link.mpy` or `boards/` would shadow or sit beside the packages of the same name.
+FORMER = (
+    "autoplay buttons controller dice_entry fill game glyphs hardware_setup inputs lines "
+    "link menu output palette power protocol remote renderer report resume selftest settings "
+    "storage ticks view gammon/compat boards/__init__ boards/pico boards/esp32s3"
+).split()
+
+
 def _cleanup_code(made: list[str]) -> str:
-    """MicroPython code removing the .py twins of the .mpy files about to be copied."""
+    """MicroPython code removing the .py twins of the .mpy files about to be copied, and the
+    modules of the former flat layout."""
     stale = [m[:-4] + ".py" for m in made if m.endswith(".mpy")]
+    stale += [n + ext for n in FORMER for ext in (".py", ".mpy")]
     return (
         "import os\n"
         "for f in %r:\n"

@@ -144,18 +144,20 @@ def demo(seed: int = 11, turns: int = 14, board_name: str = "pico"
     fw = boardinfo.firmware_dir()
     if fw not in sys.path:
         sys.path.insert(0, fw)
-    mod: Any = importlib.import_module("boards." + board_name)
+    mod: Any = importlib.import_module("hw.boards." + board_name)
     fw_mods: dict[str, Any] = {
         name: importlib.import_module(name)
-        for name in ("controller", "gammon.dice", "output", "renderer", "storage")
+        for name in (
+            "control.boot", "gammon.dice", "hw.output", "display.renderer", "hw.storage"
+        )
     }
-    boot = fw_mods["controller"].boot
+    boot = fw_mods["control.boot"].boot
     dice = fw_mods["gammon.dice"]
-    strip = fw_mods["output"].FakeStrip(mod.LED_COUNT, mod.LED_ORDER)
-    renderer = fw_mods["renderer"].Renderer(mod, strip, 0)
+    strip = fw_mods["hw.output"].FakeStrip(mod.LED_COUNT, mod.LED_ORDER)
+    renderer = fw_mods["display.renderer"].Renderer(mod, strip, 0)
     rnd = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        ctl = boot(fw_mods["storage"].Store(tmp + os.sep), dice.Dice(dice.SeededBytes(seed)),
+        ctl = boot(fw_mods["hw.storage"].Store(tmp + os.sep), dice.Dice(dice.SeededBytes(seed)),
                    "full", None, 0, mod.BRIGHTNESS_LEVELS)
         t = 0
         while turns > 0 or ctl.state(False)["phase"] != "move":

@@ -1,15 +1,11 @@
 # The renderer's frame primitives, native code on the board (plain Python on CPython).
-import sys
+from kernels.compat import MICROPY, const
 
-if sys.implementation.name == "micropython":  # not `import micropython`: Blinka has one
+if MICROPY:  # not `import micropython`: Blinka has one
     import micropython
-    from micropython import const
 else:
-    from gammon.compat import emitters as micropython
-    from gammon.compat import ptr8
-
-    def const(x):
-        return x
+    from kernels.compat import emitters as micropython
+    from kernels.compat import ptr8
 
 
 GEO = const(5)  # geometry bytes per slot: base index (2), LED count, 1 if reversed, layers

@@ -1,17 +1,13 @@
 # The move generator: every sequence of dice moves, made and unmade in place on 50 bytes.
 from array import array
 
-from gammon.compat import MICROPY
+from kernels.compat import MICROPY, const
 
 if MICROPY:
     import micropython
-    from micropython import const
 else:
-    from gammon.compat import emitters as micropython
-    from gammon.compat import ptr8, ptr32
-
-    def const(value):
-        return value
+    from kernels.compat import emitters as micropython
+    from kernels.compat import ptr8, ptr32
 
 
 # A play code is one small int: bits 0-19 hold each step's source index + 1 (5 bits a step),

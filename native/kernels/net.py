@@ -2,17 +2,13 @@
 # Inputs are sparse (about 30 of 198 are non-zero), so only those are summed; weights stay
 # in bytearrays of int8/int16 (no float objects), read as host/ledgammon/train/export.py
 # writes them. Same integers on MicroPython and CPython, so the host tests the board's maths.
-from gammon.compat import MICROPY
+from kernels.compat import MICROPY, const
 
 if MICROPY:
     import micropython
-    from micropython import const
 else:
-    from gammon.compat import emitters as micropython
-    from gammon.compat import ptr8, ptr16, ptr32
-
-    def const(value):
-        return value
+    from kernels.compat import emitters as micropython
+    from kernels.compat import ptr8, ptr16, ptr32
 
 
 N_INPUTS = const(198)  # 99 a side, as host/ledgammon/train/features.py

@@ -2,11 +2,11 @@
 import os
 from binascii import hexlify
 
-from controller import boot
-from game import MOVE, OPENING, OVER
+from control.boot import boot
+from display.view import button_of_target, target_of
 from gammon.dice import Dice, SeededBytes
-from storage import GAME, Store
-from view import button_of_target, target_of
+from hw.storage import GAME, Store
+from model.game import MOVE, OPENING, OVER
 
 
 class Recorder:

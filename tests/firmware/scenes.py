@@ -1,5 +1,5 @@
 # Boards, strips and views for test_output, test_selftest and the benches (MicroPython too).
-from boards import pico
+from hw.boards import pico
 
 # game.py's phases, without loading the game (test_renderer checks them against game.py)
 OPENING, ROLL, MOVE, OVER = 0, 1, 2, 4

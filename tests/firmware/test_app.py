@@ -5,14 +5,14 @@ import sys
 
 import fakes
 from app import App, build
-from boards import pico
-from controller import boot
-from game import OPENING
+from control.boot import boot
+from display.renderer import Renderer
 from gammon.dice import Dice, SeededBytes
-from inputs import DirectKeys
-from output import FakeStrip
-from renderer import Renderer
-from storage import Store
+from hw.boards import pico
+from hw.inputs import DirectKeys
+from hw.output import FakeStrip
+from hw.storage import Store
+from model.game import OPENING
 
 
 class Events:
@@ -376,14 +376,14 @@ def _on_fake_hw(test):
         test(root, machine)
     finally:
         sys.path.remove(d)
-        for name in ("machine", "neopixel", "hardware_setup", "main"):
+        for name in ("machine", "neopixel", "hw.hardware_setup", "main"):
             sys.modules.pop(name, None)
         fakes.rmtree(root)
 
 
 def _check_setup(root, machine):
-    import hardware_setup
-    from inputs import MatrixKeys
+    from hw import hardware_setup
+    from hw.inputs import MatrixKeys
 
     hw = hardware_setup.setup(platform="rp2", root=root)
     assert hw.board.NAME == "pico" and hw.layout == "full"
@@ -434,8 +434,8 @@ def _host(requests):
 
 
 def _check_main(root, machine):
-    import hardware_setup
     import main
+    from hw import hardware_setup
 
     hw = hardware_setup.setup("minimal", "rp2", root)
     wire = []

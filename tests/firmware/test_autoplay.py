@@ -5,15 +5,15 @@
 import gc
 
 import fakes
-from autoplay import weights_path
-from controller import boot
-from game import DONE, MOVE, OPENING, OVER, ROLL
+from control.autoplay import weights_path
+from control.boot import boot
+from display.view import TARGET_DICE, target_of
 from gammon.dice import Dice, SeededBytes
 from gammon.opponent import shared
 from gammon.play import legal_plays
-from storage import SETTINGS, Store
-from ticks import ticks_diff
-from view import TARGET_DICE, target_of
+from hw.storage import SETTINGS, Store
+from hw.ticks import ticks_diff
+from model.game import DONE, MOVE, OPENING, OVER, ROLL
 
 FRAME = 20  # ms between ticks, as the render task
 

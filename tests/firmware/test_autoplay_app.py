@@ -5,16 +5,16 @@ import gc
 
 import fakes
 from app import App
-from boards import pico
-from controller import boot
-from game import MOVE, OVER
+from control.boot import boot
+from display.glyphs import segment_pixels, slot_names, target_segment
+from display.renderer import Renderer
+from display.view import button_of_target
 from gammon.dice import Dice, SeededBytes
-from glyphs import segment_pixels, slot_names, target_segment
-from inputs import MatrixKeys
-from output import FakeStrip
-from renderer import Renderer
-from storage import Store
-from view import button_of_target
+from hw.boards import pico
+from hw.inputs import MatrixKeys
+from hw.output import FakeStrip
+from hw.storage import Store
+from model.game import MOVE, OVER
 
 POLL = 5
 FRAME = 20

@@ -4,7 +4,7 @@
 import gc
 
 import fakes
-from game import OVER
+from model.game import OVER
 
 
 def test_board_against_board_in_a_small_heap():

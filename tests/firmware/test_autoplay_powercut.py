@@ -4,11 +4,11 @@ import gc
 import json
 
 import fakes
-from controller import boot
+from control.boot import boot
 from fakes import SnapStore
-from game import MOVE, OVER
 from gammon.dice import Dice, SeededBytes
-from storage import GAME, SETTINGS, Store
+from hw.storage import GAME, SETTINGS, Store
+from model.game import MOVE, OVER
 
 FRAME = 20
 

@@ -2,10 +2,10 @@
 import gc
 
 import fakes
-from game import DONE, MOVE, OPENING, OVER, ROLL
+from display.view import BLINK_MS, FLASH_MS, ROLL_MS, TARGET_DICE, TARGET_OFF
+from hw.ticks import ticks_add
+from model.game import DONE, MOVE, OPENING, OVER, ROLL
 from positions import pos
-from ticks import ticks_add
-from view import BLINK_MS, FLASH_MS, ROLL_MS, TARGET_DICE, TARGET_OFF
 
 
 def mask(*targets):

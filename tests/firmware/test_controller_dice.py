@@ -2,8 +2,8 @@
 import gc
 
 import fakes
-from game import DONE, MOVE, OPENING, OVER, ROLL
-from view import TARGET_DICE
+from display.view import TARGET_DICE
+from model.game import DONE, MOVE, OPENING, OVER, ROLL
 
 
 def physical(layout):

@@ -2,7 +2,7 @@
 import gc
 
 import fakes
-from game import OVER
+from model.game import OVER
 
 
 def _games(layout, seeds):

@@ -4,7 +4,7 @@
 import gc
 
 import fakes
-from game import OVER
+from model.game import OVER
 
 
 def test_games_in_both_layouts():

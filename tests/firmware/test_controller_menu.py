@@ -2,9 +2,9 @@
 import gc
 
 import fakes
-from game import MOVE, OPENING
-from settings import DEFAULT_LEVELS
-from view import MENU, PALETTE_COUNT
+from display.view import MENU, PALETTE_COUNT
+from model.game import MOVE, OPENING
+from model.settings import DEFAULT_LEVELS
 
 
 def test_menu_walks_items_and_closes():
@@ -146,8 +146,8 @@ class _NoRoom:
 def test_a_board_player_that_cannot_load_gives_the_sides_back_to_people():
     import sys
 
-    real = sys.modules.get("autoplay")
-    sys.modules["autoplay"] = _NoRoom
+    real = sys.modules.get("control.autoplay")
+    sys.modules["control.autoplay"] = _NoRoom
     try:
         ctl, rec = fakes.make(keep=16)
         ok, out = ctl.configure("players", ["human", "board"], 10)
@@ -165,6 +165,6 @@ def test_a_board_player_that_cannot_load_gives_the_sides_back_to_people():
         fakes.done(ctl)
     finally:
         if real is None:
-            del sys.modules["autoplay"]
+            del sys.modules["control.autoplay"]
         else:
-            sys.modules["autoplay"] = real
+            sys.modules["control.autoplay"] = real

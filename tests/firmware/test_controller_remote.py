@@ -1,7 +1,7 @@
 # Commands from the serial link (or a board player): move in notation, state, history.
 import fakes
-from game import DONE, MOVE
 from gammon.position import Position
+from model.game import DONE, MOVE
 from positions import pos
 
 

@@ -1,8 +1,8 @@
 # Game: phases, turns, the record, game over, and the save format (MicroPython too).
 import sys
 
-from game import DONE, MOVE, OPENING, OVER, ROLL, Game
 from gammon.position import Position
+from model.game import DONE, MOVE, OPENING, OVER, ROLL, Game
 from positions import pos, raises
 
 # Player on roll on the bar against a closed board: no roll can enter.
@@ -179,15 +179,15 @@ def test_from_json_rejects_bad_saves():
         ('"sc":[0,0]', '"sc":[0]'),
         (',"cb"', ',"x"'),
     ]
-    import resume  # from_json loads its loader and drops it: here one copy serves (heap)
+    from model import savefile  # from_json loads its loader and drops it: one copy serves (heap)
 
     for old, new in edits:
-        sys.modules["resume"] = resume
+        sys.modules["model.savefile"] = savefile
         t = new if old is None else _tampered(text, old, new)
         assert raises(Game.from_json, t), t
-    sys.modules["resume"] = resume
+    sys.modules["model.savefile"] = savefile
     assert Game.from_json(text).to_json() == text
-    assert "resume" not in sys.modules  # dropped again after use
+    assert "model.savefile" not in sys.modules  # dropped again after use
 
 
 def test_setup_game_saves_its_start():

@@ -3,11 +3,11 @@
 import gc
 
 import fakes
-from autoplay import weights_path
-from game import DONE, MOVE, OPENING, OVER, ROLL
+from control.autoplay import weights_path
+from display.view import TARGET_DICE, target_of
 from gammon.notation import find_play, parse_steps
 from gammon.opponent import shared
-from view import TARGET_DICE, target_of
+from model.game import DONE, MOVE, OPENING, OVER, ROLL
 
 
 def _masks(turn, hops):

@@ -2,8 +2,8 @@
 # Plain test functions: collected by pytest and run under MicroPython by tests/mprun.py.
 import sys
 
-from boards import pico
-from inputs import Debouncer, DirectKeys, Inputs, MatrixKeys
+from hw.boards import pico
+from hw.inputs import Debouncer, DirectKeys, Inputs, MatrixKeys
 
 MICROPY = sys.implementation.name == "micropython"
 

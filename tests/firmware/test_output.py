@@ -2,12 +2,12 @@
 # limit, and no allocation per frame (heap_lock on MicroPython).
 import sys
 
-import power
-from boards import pico
-from output import AdafruitStrip, FakeStrip, NeoPixelStrip
-from renderer import Renderer, segment_pixels
+from display import power
+from display.renderer import Renderer, segment_pixels
+from display.view import MENU, TARGET_DICE, TARGET_OFF, View
+from hw.boards import pico
+from hw.output import AdafruitStrip, FakeStrip, NeoPixelStrip
 from scenes import MOVE, OPENING, OVER, ROLL, Supply, start
-from view import MENU, TARGET_DICE, TARGET_OFF, View
 
 
 def make(board=pico):

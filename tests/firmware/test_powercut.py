@@ -6,9 +6,9 @@ import os
 
 import fakes
 from fakes import SnapStore
-from game import OVER
 from gammon.position import Position
-from storage import GAME, SETTINGS
+from hw.storage import GAME, SETTINGS
+from model.game import OVER
 
 # A set-up game near the end (a blot each and some contact left): about 30 turns.
 LATE = "3HljAAi4ezYAAg"

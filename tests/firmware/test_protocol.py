@@ -2,8 +2,8 @@
 # Runs under CPython (pytest) and MicroPython (tests/mprun.py); no sleeping: time is passed in.
 
 import fakes
-from lines import MAX_LINE, LineReader, guess_id, write_json
-from protocol import BUTTONS, PROTOCOL, Protocol
+from link.lines import MAX_LINE, LineReader, guess_id, write_json
+from link.protocol import BUTTONS, PROTOCOL, Protocol
 from wire import INFO, Wire
 from wire import ask as _ask
 from wire import one as _one

@@ -2,15 +2,14 @@
 import gc
 import sys
 
-from output import FakeStrip
+from hw.output import FakeStrip
 
 # The 440-LED strip comes first, as on the board (hardware_setup makes the NeoPixel before
 # the rest): on the unix port's small test heap the modules loaded later leave no 1.3 KB hole.
 STRIP = FakeStrip(440)
 
-import glyphs  # noqa: E402
-from boards import pico  # noqa: E402
-from palette import (  # noqa: E402
+from display import glyphs  # noqa: E402
+from display.palette import (  # noqa: E402
     E_CURSOR,
     E_DEST,
     E_ERR,
@@ -23,9 +22,17 @@ from palette import (  # noqa: E402
     PALETTES,
     stack_entry,
 )
-from renderer import Renderer, segment_pixels, target_segment  # noqa: E402
-from ticks import ticks_add  # noqa: E402
-from view import MENU, PALETTE_COUNT, TARGET_BAR, TARGET_DICE, TARGET_OFF, View  # noqa: E402
+from display.renderer import Renderer, segment_pixels, target_segment  # noqa: E402
+from display.view import (  # noqa: E402
+    MENU,
+    PALETTE_COUNT,
+    TARGET_BAR,
+    TARGET_DICE,
+    TARGET_OFF,
+    View,
+)
+from hw.boards import pico  # noqa: E402
+from hw.ticks import ticks_add  # noqa: E402
 
 OPENING, ROLL, MOVE, OVER = 0, 1, 2, 4  # game.py's phases (checked below)
 
@@ -155,8 +162,8 @@ def check_counts(r, board, strip, v):
 def test_phase_numbers_are_games():
     if sys.implementation.name == "micropython":
         return  # the same numbers on either: checked on CPython (game loads the engine: 26 KB)
-    import game
     import scenes  # test_output's, bench/render_bench's (not loaded here on MicroPython: heap)
+    from model import game
 
     assert (game.OPENING, game.ROLL, game.MOVE, game.OVER) == (OPENING, ROLL, MOVE, OVER)
     assert (scenes.OPENING, scenes.ROLL, scenes.MOVE, scenes.OVER) == (OPENING, ROLL, MOVE, OVER)

@@ -1,8 +1,8 @@
 # selftest.py: the order of the steps, what each lights, the button echo; no sleeping.
-import power
-from boards import esp32s3, pico
+from display import power
+from display.selftest import COLOUR_MS, SEGMENT_MS, SelfTest
+from hw.boards import esp32s3, pico
 from scenes import NullStrip
-from selftest import COLOUR_MS, SEGMENT_MS, SelfTest
 
 
 def _make(board=pico):

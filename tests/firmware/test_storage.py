@@ -3,8 +3,8 @@ import gc
 import os
 
 import fakes
-from game import MOVE, OPENING, Game
-from storage import GAME, SETTINGS, Store
+from hw.storage import GAME, SETTINGS, Store
+from model.game import MOVE, OPENING, Game
 
 
 def played():

@@ -2,7 +2,7 @@
 # checks hold for the CPython fallback and the real functions (whatever their period).
 import sys
 
-from ticks import TICKS_MAX, ticks_add, ticks_diff, ticks_ms, ticks_us
+from hw.ticks import TICKS_MAX, ticks_add, ticks_diff, ticks_ms, ticks_us
 
 PERIOD = TICKS_MAX + 1
 HALF = PERIOD // 2

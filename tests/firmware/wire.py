@@ -2,7 +2,7 @@
 import json
 
 import fakes
-from protocol import Protocol
+from link.protocol import Protocol
 
 INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
 

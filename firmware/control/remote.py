@@ -1,7 +1,8 @@
 # Plays given in notation (the protocol's `move`, a board player): applied step by step.
-from controller import err
-from game import MOVE, hop_text
 from gammon.notation import find_play, parse_steps
+from model.game import MOVE, hop_text
+
+from control.errors import err
 
 
 def move(ctl, text, now):

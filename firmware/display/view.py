@@ -1,11 +1,5 @@
 # What the renderer draws: preallocated once, written by the controller, read every frame.
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from kernels.compat import const
 
 # view.phase: the game phases of game.py (OPENING 0, ROLL 1, MOVE 2, DONE 3, OVER 4), or MENU
 MENU = const(5)

@@ -24,8 +24,11 @@
 # (power.frame_current_ma / limit_scale, the scale applied as power.dim does). render()
 # allocates nothing: the frame is one byte per LED (a colour-table entry) expanded into
 # strip.buf and written, only when the entries or the colours differ from the last frame.
-import power
-from glyphs import (  # noqa: F401 (tests, host)
+from hw.ticks import TICKS_MAX, ticks_diff
+from kernels.compat import const
+
+from display import power
+from display.glyphs import (  # noqa: F401 (tests, host)
     FACE_ALL,
     MAX_LAYERS,
     PIPS,
@@ -37,7 +40,7 @@ from glyphs import (  # noqa: F401 (tests, host)
     slot_names,
     target_segment,
 )
-from palette import (
+from display.palette import (
     C_GLOW,
     C_SEL,
     E_CURSOR,
@@ -61,16 +64,7 @@ from palette import (
     stacks,
     uses,
 )
-from ticks import TICKS_MAX, ticks_diff
-from view import MENU, TARGET_BAR, TARGET_DICE, TARGET_OFF
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from display.view import MENU, TARGET_BAR, TARGET_DICE, TARGET_OFF
 
 _OPENING = const(0)  # game.py's phases
 _OVER = const(4)

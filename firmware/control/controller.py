@@ -4,26 +4,23 @@
 # menu, dice_entry, remote, report, resume and autoplay (the board's own player, with its
 # weights) are imported when first needed, so a board played by people with buttons and
 # electronic dice never loads them (heap).
-import buttons
-import fill
-from game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
+from display import fill
+from display.view import BLINK_MS, ROLL_MS, View
 from gammon.play import check_dice
-from settings import DEFAULT_LEVELS
-from ticks import ticks_add, ticks_diff
-from view import BLINK_MS, ROLL_MS, View
+from hw.ticks import ticks_add, ticks_diff
+from model.game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
+
+from control import buttons
+from control.errors import err
 
 
 def _drop(event):
     pass
 
 
-def err(code, message):
-    return {"code": code, "message": message}
-
-
 def _lazy(name):
     """A module imported when first needed (heap): menu, remote, report, autoplay..."""
-    return __import__(name)
+    return __import__(name, None, None, ("x",))
 
 
 class Controller:
@@ -60,7 +57,7 @@ class Controller:
         self.hint = None  # (sources, destinations) masks lit by HINT until the next press
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
         if "board" in settings.players:  # (menu.sides_changed when the setting changes)
-            _lazy("menu").start_bot(self)
+            _lazy("control.menu").start_bot(self)
         self.turn_changed(now_ms)
         if game.phase == OVER:
             self.view.over_since = now_ms
@@ -99,7 +96,7 @@ class Controller:
         # the board throws its own dice electronically, also with the physical-dice setting
         board = g.phase == ROLL and self.by_board(g.turn)
         if dice is None and self.settings.physical_dice and not board:
-            _lazy("dice_entry").start(self, now_ms)
+            _lazy("control.dice_entry").start(self, now_ms)
             return True, {"dice": None, "entering": True}
         return self.apply_roll(dice, now_ms)
 
@@ -134,11 +131,11 @@ class Controller:
 
     def move(self, text, now_ms):
         """A single step ("13/11", "24/18/13") or a whole play ("8/5 6/5") in notation."""
-        return _lazy("remote").move(self, text, now_ms)
+        return _lazy("control.remote").move(self, text, now_ms)
 
     def undo(self, now_ms):
         if self.entry:
-            return _lazy("dice_entry").undo(self, now_ms)
+            return _lazy("control.dice_entry").undo(self, now_ms)
         player = self.game.turn
         if self.by_board(player) and self.game.phase >= MOVE:  # MOVE, DONE, OVER
             return False, err("illegal", "the board's play cannot be taken back")
@@ -184,11 +181,11 @@ class Controller:
 
     def show_hint(self, now_ms):
         """HINT (autoplay.hint): (ok, {"play", "steps"}) or (False, wrong_phase)."""
-        return _lazy("autoplay").hint(self, now_ms)
+        return _lazy("control.autoplay").hint(self, now_ms)
 
     def configure(self, key, value, now_ms=0):
         """One setting, as from the menu; (False, bad_args) for a bad key or value."""
-        return _lazy("menu").configure(self, key, value, now_ms)
+        return _lazy("control.menu").configure(self, key, value, now_ms)
 
     def tick(self, now_ms):
         """Timed transitions: deadlines reached go back to 0 (none) before the ticks wrap
@@ -209,15 +206,15 @@ class Controller:
 
     def state(self, plays=True):
         """The protocol's `state` reply; `plays` lists every legal play (can be long)."""
-        return _lazy("report").state(self, plays)
+        return _lazy("control.report").state(self, plays)
 
     def plays(self):
         """The legal plays of the turn in notation, one at a time (for streaming)."""
-        return _lazy("report").plays_iter(self.game)
+        return _lazy("control.report").plays_iter(self.game)
 
     def history_dict(self, listed=True):
         """The protocol's `history` reply; `listed` False: "turns" is a generator."""
-        return _lazy("report").history(self.game, listed)
+        return _lazy("control.report").history(self.game, listed)
 
     def emit_steps(self, made, player):
         for f, t, hit in made:
@@ -254,39 +251,3 @@ class Controller:
 
     def refresh(self, now):
         fill.fill_view(self, self.view)
-
-
-def _saved(store):
-    """Whether `store` holds a game or settings, finished or half-saved."""
-    import os
-
-    from storage import GAME, SETTINGS, TMP
-
-    for name in (GAME, SETTINGS, GAME + TMP, SETTINGS + TMP):
-        try:
-            os.stat(store.path(name))
-            return True
-        except OSError:
-            pass
-    return False
-
-
-def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS):
-    """The controller at power-on: settings and game from `store`, a corrupt save kept
-    aside (reported in `boot_error`, `view.error` and an `error` event), never failing."""
-    import sys
-
-    if not _saved(store):  # a new board: nothing to read back (resume stays unloaded)
-        from game import Game
-        from settings import Settings
-
-        return Controller(Game(), Settings(levels), store, dice, layout, emit, now_ms)
-    loaded = "menu" in sys.modules
-    import resume
-
-    try:
-        return resume.boot(store, dice, layout, emit, now_ms, levels)
-    finally:  # modules needed only now leave the heap again
-        sys.modules.pop("resume", None)
-        if not loaded:
-            sys.modules.pop("menu", None)

@@ -1,6 +1,6 @@
 # Fills the View from the game and the controller's selection, cursor, dice entry, menu and
 # hint. The board's own player shows its steps through the selection (autoplay.py).
-from view import MENU, target_of
+from display.view import MENU, target_of
 
 
 def fill_view(ctl, v):
@@ -47,7 +47,7 @@ def fill_view(ctl, v):
     v.menu_item = ctl.menu_item if ctl.menu_item >= 0 else 0
     v.menu_value = 0
     if ctl.menu_item >= 0:
-        import menu
+        from control import menu
 
         v.menu_value = menu.value(ctl, ctl.menu_item)
     v.winner = -1 if g.winner is None else g.winner

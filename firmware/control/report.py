@@ -1,8 +1,8 @@
 # Replies for the protocol: the game's state and record as plain dicts, plays in notation.
-from game import DONE, MOVE, PHASES, hop_text
+from display.view import point_of
 from gammon.play import Play, legal_plays
 from gammon.position import Position
-from view import point_of
+from model.game import DONE, MOVE, PHASES, hop_text
 
 
 def plays_iter(game):

@@ -6,15 +6,8 @@
 # (micropython.kbd_intr(-1)); the LineReader gives it its meaning.
 import sys
 
-from ticks import ticks_ms
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from hw.ticks import ticks_ms
+from kernels.compat import const
 
 WRITE_WAIT_MS = const(2000)  # a port that takes nothing for this long loses the line
 _CTRL_C = const(3)

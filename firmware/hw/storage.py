@@ -13,7 +13,7 @@ class Store:
     whole save and a power cut loses at most the save being written. Where rename does
     not replace a file (FAT) the old one is removed first; until the rename, the complete
     NAME.tmp stands in for it. Reading back, checking and keeping bad files aside is done
-    at boot (resume.py: `read`, `quarantine`).
+    at boot (control/boot.py: `read`, `quarantine`).
     """
 
     def __init__(self, root="/"):

@@ -7,15 +7,8 @@
 #      in green until the next press.
 # Everything reported goes to out(event_dict) as {"event": "selftest", ...}: the protocol
 # sends it as a JSON line, main.py prints it; presses are echoed in every step.
-from ticks import ticks_diff
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from hw.ticks import ticks_diff
+from kernels.compat import const
 
 COLOUR_MS = const(1000)
 SEGMENT_MS = const(500)

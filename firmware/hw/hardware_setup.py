@@ -7,10 +7,11 @@ import sys
 
 import machine
 import neopixel
-from inputs import DirectKeys, MatrixKeys
-from output import NeoPixelStrip
 
-BOARDS = ("pico", "esp32s3")  # firmware/boards/<name>.py, tried in turn
+from hw.inputs import DirectKeys, MatrixKeys
+from hw.output import NeoPixelStrip
+
+BOARDS = ("pico", "esp32s3")  # firmware/hw/boards/<name>.py, tried in turn
 WDT_MS = 8000  # the RP2040's longest is 8388 ms
 NO_WDT = "nowdt"  # a file of this name at the root: no watchdog (development)
 
@@ -19,13 +20,13 @@ def board_module(platform=None):
     """The board module whose PLATFORM is this sys.platform (or `platform`)."""
     platform = platform or sys.platform
     for name in BOARDS:
-        full = "boards." + name
+        full = "hw.boards." + name
         module = __import__(full, None, None, ("PLATFORM",))
         if module.PLATFORM == platform:
             return module
         del sys.modules[full]  # keep only the board in use on the heap
         try:
-            delattr(sys.modules["boards"], name)
+            delattr(sys.modules["hw.boards"], name)
         except (AttributeError, KeyError, TypeError):
             pass
     raise OSError("no board module for platform %r" % platform)
@@ -36,7 +37,8 @@ class Hardware:
 
     def __init__(self, board, layout=None, root="/"):
         from gammon.dice import Dice
-        from storage import Store
+
+        from hw.storage import Store
 
         Pin = machine.Pin
         self.board = board

@@ -1,13 +1,7 @@
 # Per-frame LED current model and limiter: the one source of the board's power numbers.
 # The renderer calls it on every frame; hardware/generate.py uses it for power_budget.md.
 # Integers only, nothing allocated per frame; runs unchanged on MicroPython and CPython.
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from kernels.compat import const
 
 _FULL = const(255)  # a channel at full
 _ONE = const(256)  # the scale that leaves a channel unchanged

@@ -3,10 +3,10 @@
 # LEFT, RIGHT and SELECT move and press the cursor (minimal layout); a point, the bar or
 # the tray selects a checker, moves it there, or flashes red. Controller.press calls this
 # (and reports what it raises), so the controller keeps the game's commands and state.
-import fill
-from game import MOVE
-from ticks import ticks_add
-from view import FLASH_MS, TARGET_DICE, point_of, target_of_button
+from display import fill
+from display.view import FLASH_MS, TARGET_DICE, point_of, target_of_button
+from hw.ticks import ticks_add
+from model.game import MOVE
 
 
 def press(ctl, name, now):
@@ -16,11 +16,11 @@ def press(ctl, name, now):
         ctl.refresh(now)
     ctl.hint_ready = name == "ROLL" and ctl.game.phase == MOVE
     if name == "MENU" or ctl.menu_item >= 0:
-        import menu  # loaded when first needed (heap), as the controller's _lazy does
+        from control import menu  # loaded when first needed (heap), as the controller's _lazy does
 
         return menu.press(ctl, name, now)
     if ctl.entry:
-        import dice_entry
+        from control import dice_entry
 
         return dice_entry.press(ctl, name, now)
     if ctl.busy():

@@ -27,17 +27,17 @@ class Settings:
 
     def set(self, key, value):
         """Changes one setting; ValueError (nothing changed) when the key or value is bad."""
-        import menu
+        from control import menu
 
         menu.set_setting(self, key, value)
 
     def as_dict(self):
-        import menu
+        from control import menu
 
         return menu.settings_dict(self)
 
     def to_json(self):
         """The settings file's text."""
-        import menu
+        from control import menu
 
         return menu.settings_json(self)

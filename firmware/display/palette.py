@@ -4,9 +4,8 @@
 # each entry's three bytes in the strip's byte order, already scaled by the entry's level
 # and the brightness setting. It is rebuilt only when the palette, the brightness or the
 # menu dimming changes; two entries (the pulsing glow and selection) change every frame.
-import sys
 
-from glyphs import LAYER_SCALE
+from kernels.compat import const
 from kernels.frame import (  # noqa: F401 (the renderer takes them from here)
     GEO,
     channel_sum,
@@ -18,13 +17,7 @@ from kernels.frame import (  # noqa: F401 (the renderer takes them from here)
     uses,
 )
 
-if sys.implementation.name == "micropython":  # not `import micropython`: Blinka has one
-    from micropython import const
-else:
-
-    def const(x):
-        return x
-
+from display.glyphs import LAYER_SCALE
 
 PALETTE_NAMES = ("standard", "colour-blind safe", "high contrast")
 

@@ -7,16 +7,10 @@
 import binascii
 import json
 
-from lines import MAX_LINE, LineReader, guess_id, write_json
-from settings import Settings
+from kernels.compat import const
+from model.settings import Settings
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from link.lines import MAX_LINE, LineReader, guess_id, write_json
 
 PROTOCOL = const(1)
 FIRMWARE = "0.1.0"

@@ -14,19 +14,13 @@
 # selection colour) and its destination (blinking) for 2/3 of the pace, then the checker
 # moves, a hit one to the bar, and the board waits 1/3 of the pace before the next step.
 # Board against board, it passes its own turn 2 paces after the play and throws again.
-from controller import err
-from game import DONE, MOVE, hop_text
+from display.view import BLINK_MS, ROLL_MS, target_of
 from gammon.play import Play
-from ticks import ticks_add, ticks_diff
-from view import BLINK_MS, ROLL_MS, target_of
+from hw.ticks import ticks_add, ticks_diff
+from kernels.compat import const
+from model.game import DONE, MOVE, hop_text
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from control.errors import err
 
 _TOP = const(8)  # 0-ply candidates tried when the choice does not fit the steps made
 
@@ -35,6 +29,7 @@ def weights_path():
     """weights.bin beside this module: the board's root (where `ledgammon deploy` puts it),
     firmware/ in the simulator and the tests."""
     f = globals().get("__file__") or ""  # none when frozen into the firmware: the root
+    f = f[: f.rfind("/")]  # control/, in the root
     return f[: f.rfind("/") + 1] + "weights.bin"
 
 
@@ -144,16 +139,10 @@ def _shared():
 def unload():
     """Drops this module and the opponent with its weights (no side is the board's any
     more), so the heap gets them back; returns None."""
-    import sys
+    from kernels.compat import unload
 
-    import gammon
-    import kernels
-
-    for name in ("autoplay", "gammon.opponent", "kernels.net"):
-        sys.modules.pop(name, None)
-    for package, name in ((gammon, "opponent"), (kernels, "net")):
-        if name in dir(package):
-            delattr(package, name)
+    for name in ("control.autoplay", "gammon.opponent", "kernels.net"):
+        unload(name)
 
 
 def _key(g):

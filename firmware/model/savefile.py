@@ -1,98 +1,12 @@
-# Power-on: settings and the saved game back from flash, every turn replayed and checked.
-# Needed only at boot: callers drop this module from sys.modules after use (heap).
+# The save format read back: a saved game replayed turn by turn and checked, saved settings
+# taken value by value. Needed only at boot: callers drop this module again (heap).
 import json
-import os
 
-from game import DONE, MOVE, OPENING, OVER, ROLL, VERSION, Game
 from gammon.play import Play
 from gammon.position import Position
-from settings import KEYS, SETTINGS_VERSION, Settings
-from storage import GAME, SETTINGS, TMP
 
-
-def boot(store, dice, layout, emit, now_ms, levels):
-    """The controller at power-on (see controller.boot)."""
-    from controller import Controller
-
-    settings = Settings(levels)
-    problems = []
-    text, from_tmp = read(store, SETTINGS)
-    if text is not None:
-        try:
-            load_settings(settings, text)
-        except ValueError as exc:
-            kept = quarantine(store, SETTINGS, from_tmp)
-            problems.append("%s kept as %s: %s" % (SETTINGS, kept, exc))
-    game = None
-    text, from_tmp = read(store, GAME)
-    if text is not None:
-        try:
-            game = load(Game, text)
-            if from_tmp:  # the cut fell inside the rename: finish it
-                store.save_game(text)
-        except (ValueError, OSError) as exc:
-            kept = quarantine(store, GAME, from_tmp)
-            problems.append("%s kept as %s: %s" % (GAME, kept, exc))
-    ctl = Controller(game or Game(), settings, store, dice, layout, emit, now_ms)
-    if problems:
-        ctl.boot_error = "; ".join(problems)
-        ctl.view.error = 1
-        ctl.emit({"event": "error", "code": "bad_save", "message": ctl.boot_error})
-        ctl.refresh(now_ms)
-    return ctl
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _remove(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
-
-
-def _read(path):
-    """The text of a file; None when there is none, "" when it cannot be read."""
-    try:
-        with open(path) as f:
-            return f.read()
-    except (OSError, ValueError):  # UnicodeError is a ValueError
-        return "" if _exists(path) else None
-
-
-def read(store, name):
-    """(text, from_tmp) of file `name`; (None, False) when there is none.
-
-    NAME.tmp is used only when NAME is missing: the cut fell between removing the old
-    file and renaming the new one (the caller checks its content). A NAME.tmp beside
-    NAME is an unfinished save and is deleted.
-    """
-    path = store.path(name)
-    text = _read(path)
-    if text is not None:
-        if _exists(path + TMP):
-            _remove(path + TMP)
-        return text, False
-    text = _read(path + TMP)
-    return (text, True) if text is not None else (None, False)
-
-
-def quarantine(store, name, from_tmp=False):
-    """Keeps a bad file aside as NAME.bad (replacing an older one); returns that name."""
-    path = store.path(name)
-    bad = name[: name.rfind(".")] + ".bad"
-    _remove(store.path(bad))
-    try:
-        os.rename(path + TMP if from_tmp else path, store.path(bad))
-    except OSError:
-        _remove(path + TMP if from_tmp else path)
-    return bad
+from model.game import DONE, MOVE, OPENING, OVER, ROLL, VERSION
+from model.settings import KEYS, SETTINGS_VERSION
 
 
 def load_settings(settings, text):

@@ -19,20 +19,14 @@
 # LEFT, RIGHT, MENU: the cursor moves one way and back before the menu opens. There is no
 # "pressed within 150 ms" window on top: a quick LEFT tap followed by a RIGHT tap must stay a
 # cursor move, and a sloppy chord keeps the first key down long enough anyway.
-from ticks import ticks_diff, ticks_ms
+from hw.ticks import ticks_diff, ticks_ms
 
 try:
     import asyncio
 except ImportError:  # pragma: no cover - a MicroPython build without asyncio
     asyncio = None
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from kernels.compat import const
 
 RELEASE_MS = const(30)  # a release must read stable this long before the next press counts
 LONG_MS = const(800)

@@ -1,7 +1,8 @@
 # Entering real dice: own points 1-6 (full layout) or LEFT/RIGHT and SELECT (minimal layout).
-import buttons
-from game import OPENING
-from view import TARGET_DICE, point_of, target_of_button
+from display.view import TARGET_DICE, point_of, target_of_button
+from model.game import OPENING
+
+from control import buttons
 
 
 class Entry:

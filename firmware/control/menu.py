@@ -1,9 +1,10 @@
 # The MENU, shown on the dice: new game, brightness, autoplay, dice, colours, players, level.
 import json
 
-import buttons
-from settings import KEYS, LEVELS, PLAYER_MODES, SETTINGS_VERSION
-from view import PALETTE_COUNT, target_of_button
+from display.view import PALETTE_COUNT, target_of_button
+from model.settings import KEYS, LEVELS, PLAYER_MODES, SETTINGS_VERSION
+
+from control import buttons
 
 # The seventh item (level) shows all nine cells on the first die (the renderer: past 6).
 ITEMS = ("new", "brightness", "autoplay", "dice", "palette", "players", "level")
@@ -126,7 +127,7 @@ def sides_changed(ctl, now):
     leaves with its weights when none is."""
     if "board" not in ctl.settings.players:
         if ctl.bot is not None:
-            import autoplay
+            from control import autoplay
 
             ctl.bot = autoplay.unload()  # None
     elif ctl.bot is None:
@@ -138,7 +139,7 @@ def start_bot(ctl):
     """Creates the board's player; when it cannot be loaded (no memory left for its code),
     the sides go back to people, and the error says why, rather than a side nobody plays."""
     try:
-        import autoplay
+        from control import autoplay
 
         ctl.bot = autoplay.Bot()
     except Exception as exc:  # MemoryError above all; the board must go on

@@ -9,15 +9,8 @@
 # and the rest of that chunk is left alone, so the bytes after it reach the REPL.
 import json
 
-from ticks import ticks_diff
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from hw.ticks import ticks_diff
+from kernels.compat import const
 
 MAX_LINE = const(512)
 _SEP = (",", ":")

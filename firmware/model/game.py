@@ -4,14 +4,7 @@ from array import array
 from gammon.play import check_dice, legal_plays
 from gammon.position import Position
 from gammon.turn import Turn
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from kernels.compat import const
 
 OPENING = const(0)  # waiting for the opening roll
 ROLL = const(1)  # waiting for `turn` to roll
@@ -230,11 +223,11 @@ class Game:
 
         The loader is needed once, at boot: its module is dropped again after use.
         """
-        import sys
+        from kernels.compat import unload
 
-        import resume
+        from model import savefile
 
         try:
-            return resume.load(cls, text)
+            return savefile.load(cls, text)
         finally:
-            sys.modules.pop("resume", None)
+            unload("model.savefile")

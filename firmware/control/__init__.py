@@ -1,0 +1,2 @@
+# The control layer: what a press or a request means, the menu, dice entry, the board's own
+# player, boot.

@@ -1,0 +1,1 @@
+# The serial link: line framing, the JSON-lines protocol, the serial task.
