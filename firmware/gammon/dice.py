@@ -2,20 +2,37 @@
 
 
 class SeededBytes:
-    """A reproducible byte source (xorshift32): the same bytes on MicroPython and CPython."""
+    """A reproducible byte source (xorshift32): the same bytes on MicroPython and CPython.
+
+    The 32-bit state is kept as two 16-bit halves, so every value stays a small int on a
+    32-bit port (whose small ints stop at 2**30: a whole 32-bit state, or its shift left by
+    13, would be a heap-allocated long int at every byte); the sequence is xorshift32's.
+    """
 
     def __init__(self, seed):
-        self.state = (seed & 0xFFFFFFFF) or 0x9E3779B9
+        hi = (seed >> 16) & 0xFFFF
+        lo = seed & 0xFFFF
+        if not hi and not lo:  # a zero state stays zero: the golden ratio's bits instead
+            hi, lo = 0x9E37, 0x79B9
+        self.hi = hi
+        self.lo = lo
 
     def __call__(self, n):
         out = bytearray(n)
-        x = self.state
+        hi = self.hi
+        lo = self.lo
         for i in range(n):
-            x ^= (x << 13) & 0xFFFFFFFF
-            x ^= x >> 17
-            x ^= (x << 5) & 0xFFFFFFFF
-            out[i] = x >> 24
-        self.state = x
+            # x ^= x << 13 (mod 2**32)
+            hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
+            lo ^= (lo << 13) & 0xFFFF
+            # x ^= x >> 17
+            lo ^= hi >> 1
+            # x ^= x << 5 (mod 2**32)
+            hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
+            lo ^= (lo << 5) & 0xFFFF
+            out[i] = hi >> 8
+        self.hi = hi
+        self.lo = lo
         return bytes(out)
 
 
