@@ -1,7 +1,8 @@
 # Legal plays as compact codes, turned into steps, results and notation only when asked.
 from kernels.movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, play_codes
 
-from .position import Position
+_BAR = 25
+_OFF = 0
 
 
 def check_dice(dice):
@@ -53,11 +54,9 @@ class Play:
         order = die_order(self.dice, code)
         for i in range(code >> LEN_SHIFT & 7):
             apply_step(b, (code >> (5 * i) & 31) - 1, order[i])
-        return Position(b)
+        return type(self.position)(b)  # a Position (gammon imports play: no import back)
 
     def __str__(self):
-        from .notation import format_play
-
         return format_play(self.steps)
 
     def __repr__(self):
@@ -144,3 +143,46 @@ def undo_step(b, src, die, hit):
         if hit:
             b[48 - t] = 1
             b[49] -= 1
+
+
+def _point_name(n):
+    if n == _BAR:
+        return "bar"
+    if n == _OFF:
+        return "off"
+    return str(n)
+
+
+def format_play(steps):
+    """Notation of a play's steps ((frm, to, hit), ...) the way GNU Backgammon writes it.
+
+    A checker's consecutive steps are joined (`24/13`), keeping a point where it hit on
+    the way (`6/2*/1`); equal moves are counted (`8/5(2)`); the highest point comes first.
+    A step never starts from off, so `frm != _OFF` only guards malformed input.
+    """
+    hit_points = [s[1] for s in steps if s[2]]
+    paths = []  # each [frm, [to, ...]]
+    for frm, to, _ in sorted(steps, key=lambda s: (-s[0], -s[1])):
+        for path in paths:
+            if path[1][-1] == frm and frm != _OFF:
+                path[1].append(to)
+                break
+        else:
+            paths.append([frm, [to]])
+    texts = []
+    counts = {}
+    for frm, hops in paths:
+        text = _point_name(frm)
+        for i in range(len(hops)):
+            to = hops[i]
+            hit = to in hit_points
+            if hit:
+                hit_points.remove(to)  # gnubg stars the first move onto a hit point only
+            if hit or i == len(hops) - 1:
+                text += "/" + _point_name(to) + ("*" if hit else "")
+        key = (frm, tuple(hops))
+        if key not in counts:
+            texts.append((key, text))
+            counts[key] = 0
+        counts[key] += 1
+    return " ".join(t + ("(%d)" % counts[k] if counts[k] > 1 else "") for k, t in texts)
