@@ -22,7 +22,7 @@ FACE_ALL = 7
 ROLL_FACES = bytes(
     (3, 6, 1, 4, 2, 5, 1, 3, 6, 2, 4, 1, 5, 3, 2, 6, 4, 5, 2, 1, 6, 3, 5, 4, 1, 2, 6, 5, 1)
 )
-ROLL_STEP_MS = 60
+ROLL_STEP_MS = 64  # one step of the renderer's animation clock (renderer.STEP_MS)
 ROLL_OFFSET = 11
 
 # Checker layers. A point of N LEDs shows up to 15 checkers: LED i stands for the checkers

@@ -19,7 +19,12 @@
 #   the winner's home board, the winner's turn LED blinks. Menu: the board dimmed, die0
 #   menu_item + 1 pips, die1 menu_value + 1 (both 0-based; all nine cells past 6).
 # Deadlines (rolling_until, blink_until, flash_until) are ticks: 0 is none, and one more
-# than 10 s ahead counts as stale. Pulses and blinks take their phase from now_ms.
+# than 10 s ahead counts as stale. Time is read on a 64 ms grid (STEP_MS, counted from the
+# renderer's start): every animation and deadline takes effect on a grid step, so time alone
+# changes the frame at most ~16 times a second, however often render() is called. The glow
+# and selection pulse in 8 steps a second, blinks every 256 ms, the rolling dice every 64 ms,
+# the game-over spark every 128 ms: a strip write (13 ms of bit-banging on an RP2040) only
+# when the picture really moves.
 # Then brightness (the colour table is scaled by power.level_scale) and the supply limiter
 # (power.frame_current_ma / limit_scale, the scale applied as power.dim does). render()
 # allocates nothing: the frame is one byte per LED (a colour-table entry) expanded into
@@ -75,7 +80,10 @@ _SLOT_TURN = const(30)  # + player
 _STACKS = const(28)  # slots that hold checkers
 _SLOTS = const(32)
 _ONE = const(256)
+STEP_MS = const(64)  # the animation clock's grid (a power of two: a mask)
+_PULSE_SHIFT = const(7)  # the pulse steps every 128 ms, 8 steps a period of 1024 ms
 _BLINK_SHIFT = const(8)  # highlights blink and alternate every 256 ms
+_SPARK_SHIFT = const(7)  # the game-over spark moves every 128 ms, the home light every 256
 _DICE_BLINK_MS = const(200)
 _AHEAD_MS = const(10000)  # no animation lasts longer
 
@@ -138,12 +146,15 @@ class Renderer:
         level = 0 if level < 0 else (255 if level > 255 else level)
         c = self.colours
         c.update(view.palette, power.level_scale(level), 1 if menu else 0)
-        t = (now_ms - self._t0) & TICKS_MAX  # the phase of pulses and blinks (wraps as ticks)
-        tri = t & 1023
-        if tri > 511:
-            tri = 1023 - tri
-        c.set(E_GLOW, C_GLOW, 96 + (tri * 5 >> 4))  # pulses between 96 and 255 every 1 s
-        c.set(E_SEL, C_SEL, 96 + (tri * 5 >> 4))
+        # The animation clock: time since the start on the STEP_MS grid (wraps as ticks), and
+        # now_ms brought back onto that grid for the deadlines.
+        t = (now_ms - self._t0) & TICKS_MAX & -STEP_MS
+        now_ms = (self._t0 + t) & TICKS_MAX
+        tri = (t >> _PULSE_SHIFT) & 7
+        if tri > 4:
+            tri = 8 - tri
+        c.set(E_GLOW, C_GLOW, 96 + tri * 159 // 4)  # pulses 96..255 in 8 steps every 1 s
+        c.set(E_SEL, C_SEL, 96 + tri * 159 // 4)
         on = (t >> _BLINK_SHIFT) & 1 == 0
         fill(self._idx, self.count, 0)
         self._gather(view)
@@ -329,10 +340,12 @@ class Renderer:
         result = view.result
         self._face(_SLOT_DIE, result if 0 < result < 4 else 0, E_FULL + w)
         self._face(_SLOT_DIE + 1, result if 0 < result < 4 else 0, E_FULL + w)
-        since = (now_ms - view.over_since) & TICKS_MAX
+        since = ticks_diff(now_ms, view.over_since)  # the grid may lie just before it
+        if since < 0:
+            since = 0
         tray = _SLOT_OFF + w
-        self._idx[self._led(tray, since // 60 % self._len(tray))] = E_SPARK
-        k = since // 120 % 6
+        self._idx[self._led(tray, (since >> _SPARK_SHIFT) % self._len(tray))] = E_SPARK
+        k = (since >> (_SPARK_SHIFT + 1)) % 6
         s = k if w == 0 else 23 - k  # the winner's home board: p1-p6 or p24-p19
         self._idx[self._led(s, self._len(s) - 1)] = E_FULL + w
         if on:

@@ -14,9 +14,11 @@ class NeoPixelStrip:
         self.np = np
         self.buf = np.buf  # the bytes NeoPixel.write() sends, in the strip's order
         self.count = len(np.buf) // 3
+        self.writes = 0  # frames sent (benches read it: strip writes per second)
 
     def write(self):
         self.np.write()
+        self.writes += 1
 
     def deinit(self):
         """Blank the LEDs (for main.py's cleanup)."""
@@ -50,6 +52,7 @@ class AdafruitStrip:
         self._b = order.index("B")
         self._ints = [-1] * n  # what the pixel object holds (-1: unknown, send it)
         self._dirty = bytearray(n)
+        self.writes = 0  # frames sent
 
     def write(self):
         buf = self.buf
@@ -74,6 +77,7 @@ class AdafruitStrip:
                     self.pixels[i] = ints[i]
                     dirty[i] = 0
         self.pixels.show()
+        self.writes += 1
 
     def deinit(self):
         for i in range(len(self.buf)):

@@ -43,7 +43,8 @@ def test_no_write_when_nothing_changed():
     v.pts0[6] = 4
     assert r.render(v, 5000) and strip.writes == 2
     v.movable = 1 << 5  # a pulsing glow: a new frame as time goes on, none at the same time
-    assert r.render(v, 5000) and not r.render(v, 5000) and r.render(v, 5100)
+    assert r.render(v, 5000) and not r.render(v, 5000) and not r.render(v, 5050)
+    assert r.render(v, 5120)  # the pulse's next step (every 128 ms)
     assert strip.writes == 4
     strip.buf[0] = 77  # someone else drew: invalidate() sends the frame again
     r.invalidate()
@@ -129,7 +130,7 @@ def test_neopixel_strip_sends_the_frame():
     v = View()
     start(v)
     assert r.render(v, 0) and not r.render(v, 0)
-    assert len(np.sent) == 1 and np.sent[0] == bytes(np.buf)
+    assert len(np.sent) == 1 and np.sent[0] == bytes(np.buf) and strip.writes == 1
     assert np.buf[3 * segment_pixels(pico, "p24")[0]] == 150  # GRB: green first
     strip.deinit()
     assert np.sent[-1] == bytes(len(np.buf))
@@ -209,7 +210,7 @@ def drive_adafruit(pixels):
 def test_adafruit_strip_against_the_api_subset():
     pixels = AdafruitPixels(pico.LED_COUNT)
     frames = drive_adafruit(pixels)
-    assert frames == pixels.sent
+    assert frames == pixels.sent and len(frames) == 5
     lit = changed(frames[1], frames[2])
     assert 30 < lit < pico.LED_COUNT // 4
     assert pixels.slices == 2  # the first frame and the all-white one: the whole strip

@@ -22,7 +22,7 @@ from display.palette import (  # noqa: E402
     PALETTES,
     stack_entry,
 )
-from display.renderer import Renderer, segment_pixels, target_segment  # noqa: E402
+from display.renderer import STEP_MS, Renderer, segment_pixels, target_segment  # noqa: E402
 from display.view import (  # noqa: E402
     MENU,
     PALETTE_COUNT,
@@ -35,6 +35,7 @@ from hw.boards import pico  # noqa: E402
 from hw.ticks import ticks_add  # noqa: E402
 
 OPENING, ROLL, MOVE, OVER = 0, 1, 2, 4  # game.py's phases (checked below)
+ROLL_STEP = glyphs.ROLL_STEP_MS
 
 
 class Rng:
@@ -314,7 +315,7 @@ def test_rolling_dice_cycle_through_faces_then_show_the_roll():
     v.dice[0], v.dice[1] = 3, 1
     v.rolling_until = 1600
     seen = []
-    for now in range(1000, 1600, 60):
+    for now in range(1000, 1600, ROLL_STEP):
         r.render(v, now)
         a, b = face_of(lit_cells(pico, strip, 0)), face_of(lit_cells(pico, strip, 1))
         assert a and b, (now, a, b)
@@ -324,9 +325,9 @@ def test_rolling_dice_cycle_through_faces_then_show_the_roll():
     faces = glyphs.ROLL_FACES
     assert all(faces[i] != faces[(i + 1) % len(faces)] for i in range(len(faces)))
     assert sorted(set(faces)) == [1, 2, 3, 4, 5, 6]
-    r.render(v, 1600)
+    r.render(v, 1600 + STEP_MS)  # deadlines take effect on the animation clock's grid
     assert lit_cells(pico, strip, 0) == FACES[3] and lit_cells(pico, strip, 1) == FACES[1]
-    wrap = ticks_add(0, -256)
+    wrap = ticks_add(0, -200)  # (at -256 the faces shown happen to be the roll's, 3-1)
     for now, until, rolling in ((1600, 0, 0), (1600, 30000, 0), (wrap, ticks_add(wrap, 320), 1)):
         v.rolling_until = until  # 0: none; far ahead: a stale deadline; across the wrap
         r.render(v, now)
@@ -400,7 +401,9 @@ def test_destinations_blink_and_selection_cursor_flash():
     v.flash_target, v.flash_until = 9, 500
     r.render(v, 300)
     assert rgbs(pico, strip, "p10") == [r.colours.rgb(E_ERR)] * 15
-    r.render(v, 500)
+    r.render(v, 500)  # the grid step of 500 is 448: still lit
+    assert rgbs(pico, strip, "p10") == [r.colours.rgb(E_ERR)] * 15
+    r.render(v, 512)
     assert rgbs(pico, strip, "p10") == [(0, 0, 0)] * 15
     v.flash_target, v.flash_until = TARGET_DICE, 800
     r.render(v, 600)
@@ -414,15 +417,15 @@ def test_game_over_shows_the_result_and_a_chase():
     for i in range(25):
         v.pts0[i] = 0
     v.off[0] = 15
-    v.phase, v.winner, v.result, v.over_since = OVER, 0, 2, 1000
+    v.phase, v.winner, v.result, v.over_since = OVER, 0, 2, 1024
     sparks = []
-    for now in (1000, 1060, 1120, 1500):
+    for now in (1000, 1024, 1152, 1280, 1600):  # the first frame a grid step before
         r.render(v, now)
         assert lit_cells(pico, strip, 0) == FACES[2] and lit_cells(pico, strip, 1) == FACES[2]
         assert rgbs(pico, strip, "die0")[0] == (255, 150, 50)
         tray = rgbs(pico, strip, "off0")
         sparks.append(tray.index(r.colours.rgb(E_SPARK)))
-    assert sparks[:3] == [0, 1, 2] and len(set(sparks)) == 4
+    assert sparks[:4] == [0, 0, 1, 2] and len(set(sparks)) == 4
 
 
 def test_menu_on_the_dice_over_a_dimmed_board():
@@ -471,3 +474,47 @@ def test_palettes_and_the_colour_blind_one():
             for j in range(i):
                 d = sum((seen[i][k] - seen[j][k]) ** 2 for k in range(3)) ** 0.5
                 assert d > (200 if (i, j) == (1, 0) else 100), (slots[i], slots[j], d)
+
+
+def _writes_in(v, first, ms=4000, every=5):
+    """Strip writes while rendering `v` every `every` ms for `ms` ms from `first`, after the
+    first frame; renderer and strip counters agree."""
+    r, strip, _ = make(now_ms=first)
+    r.render(v, first)
+    before = strip.writes
+    for now in range(first + every, first + ms + 1, every):
+        r.render(v, now)
+    assert r.writes == strip.writes
+    return (strip.writes - before) * 1000 // ms
+
+
+def test_time_alone_writes_the_strip_a_bounded_number_of_times():
+    """However often render() is called, animations move on the 64 ms grid: the glow alone
+    (a person to move, nothing pressed) at most 10 writes a second, any scene at most 16."""
+    cases = []
+    for kind in ("still", "glow", "person", "board", "rolling", "over", "entering"):
+        v = View()
+        start(v)
+        v.dice[0], v.dice[1] = 5, 2
+        first = 10000 + len(cases) * 7  # not on the grid
+        if kind == "still":  # waiting for ROLL: nothing moves
+            v.phase, v.dice_used[0], v.dice_used[1] = ROLL, 2, 2
+        elif kind == "glow":
+            v.movable = (1 << 23) | (1 << 12) | (1 << 7) | (1 << 5)
+        elif kind == "person":  # every highlight of a person's move at once
+            v.movable, v.selected, v.cursor = (1 << 12) | (1 << 7), 23, 17
+            v.dests, v.dice_used[0] = (1 << 19) | (1 << 17), 1
+        elif kind == "board":  # the board's step: its checker selected, the destination blinks
+            v.selected, v.dests = 12, 1 << 7
+        elif kind == "rolling":
+            v.rolling_until = first + 5000
+            v.movable = 1 << 12
+        elif kind == "over":
+            v.phase, v.winner, v.result, v.over_since = OVER, 1, 1, first
+        else:
+            v.entering = 1
+        per_s = _writes_in(v, first)
+        cases.append((kind, per_s))
+        assert per_s <= (10 if kind in ("still", "glow") else 16), (kind, per_s)
+        assert (per_s == 0) == (kind == "still"), (kind, per_s)  # the others do animate
+    assert dict(cases)["rolling"] >= 14  # a new face every grid step
