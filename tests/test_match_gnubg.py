@@ -1,0 +1,142 @@
+"""The cube, resignation and match rules (gammon.match) and the Match ID (gammon.matchid)
+against GNU Backgammon itself: random matches and money sessions are played in gnubg through
+its commands (double, take, drop, resign, accept, reject, the dice set, the moves) and in the
+engine side by side, and every state reached has the same Match ID in both."""
+
+import os
+import random
+
+import gnubg
+import pytest
+from gammon import legal_plays
+from gammon.match import DOUBLE, RESIGN, Match
+from gammon.matchid import decode, encode
+from gammon.position import Position
+
+
+def _quiet(cmd: str) -> None:
+    """gnubg prints a board after most commands: keep the test's output readable."""
+    fd = os.dup(1)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 1)
+        try:
+            gnubg.command(cmd)
+        finally:
+            os.dup2(fd, 1)
+            os.close(fd)
+
+
+@pytest.fixture(scope="module")
+def gnu():
+    for cmd in ("set threads 1", "set player 0 human", "set player 1 human",
+                "set automatic roll off", "set automatic game off",
+                "set automatic crawford on", "set automatic move off"):
+        _quiet(cmd)
+    return gnubg
+
+
+class Side:
+    """The engine's side of the game: the match, the position seen by the player on roll."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.start_game()
+
+    def start_game(self) -> None:
+        """gnubg throws the opening itself: take its dice and who plays them."""
+        d = decode(gnubg.matchid())
+        self.on_roll = d["move"]
+        self.dice = (d["die1"], d["die2"])
+        self.pos = Position.start()
+
+    def mid(self) -> str:
+        return encode(self.match.id_fields(self.on_roll, self.dice))
+
+
+def _step(rnd: random.Random, s: Side) -> bool:
+    """One random action in both; False once the match (or session) is over."""
+    m = s.match
+    if m.ended:
+        if m.over() or (m.length == 0 and m.game_number >= 4):
+            return False
+        m.next_game()
+        _quiet("new game")
+        s.start_game()
+        return True
+    deciding = m.deciding(s.on_roll)
+    if m.offer == DOUBLE:
+        if rnd.random() < 0.6:
+            m.take(deciding)
+            _quiet("take")
+        else:
+            m.drop(deciding)
+            _quiet("drop")
+        return True
+    if m.offer == RESIGN:
+        if rnd.random() < 0.5:
+            m.accept(deciding)
+            _quiet("accept")
+        else:
+            m.reject(deciding)
+            _quiet("reject")
+        return True
+    r = rnd.random()
+    if r < 0.03:
+        value = rnd.randint(1, 3)
+        m.resign(s.on_roll, value)
+        _quiet("resign %d" % value)
+        return True
+    if s.dice is None:
+        if r < 0.25 and m.may_double(s.on_roll):
+            m.double(s.on_roll)
+            _quiet("double")
+            return True
+        a, b = sorted((rnd.randint(1, 6), rnd.randint(1, 6)), reverse=True)
+        _quiet("set dice %d %d" % (a, b))
+        s.dice = (a, b)
+        if not legal_plays(s.pos, s.dice):  # no legal move: the turn passes
+            _quiet("move")
+            s.pos, s.on_roll, s.dice = s.pos.swap(), 1 - s.on_roll, None
+        return True
+    plays = legal_plays(s.pos, s.dice)
+    play = plays[rnd.randrange(len(plays))]
+    _quiet("move %s" % play)
+    s.pos = play.result
+    won = s.pos.outcome()
+    if won:
+        m.finish(s.on_roll, won)
+    else:
+        s.pos, s.on_roll = s.pos.swap(), 1 - s.on_roll
+    s.dice = None
+    return True
+
+
+def test_match_ids_equal_gnubgs_in_random_matches_and_sessions(gnu):
+    rnd = random.Random(13)
+    states = 0
+    kinds = set()
+    for k in range(36):
+        if k % 4 == 3:  # money play, with and without the Jacoby rule
+            jacoby = k % 8 == 3
+            _quiet("set jacoby %s" % ("on" if jacoby else "off"))
+            _quiet("new session")
+            match = Match(0, True, jacoby)
+        else:
+            length = rnd.choice((1, 2, 3, 5, 7))
+            _quiet("new match %d" % length)
+            match = Match(length)
+        side = Side(match)
+        while True:
+            want = gnubg.matchid()
+            assert side.mid() == want, (k, states, decode(want), match.__dict__)
+            d = decode(want)
+            kinds.add((d["state"], d["doubled"], d["resigned"] > 0, d["crawford"]))
+            states += 1
+            if not _step(rnd, side):
+                break
+        if match.length:
+            assert match.over() and max(match.score) >= match.length
+    assert states > 3000
+    # every game state (playing, over, resigned, dropped), offers of both kinds, Crawford
+    assert {k[0] for k in kinds} == {1, 2, 3, 4}
+    assert any(k[1] for k in kinds) and any(k[2] for k in kinds) and any(k[3] for k in kinds)
