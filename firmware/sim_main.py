@@ -1,25 +1,28 @@
 # Entry point of the simulator: the firmware with a FakeStrip and no pins, on stdin/stdout.
 #
 #   micropython sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board pico]
-#                           [--pace MS] [--nonblocking]
+#                           [--pace MS] [--nonblocking] [--board-timing none|pico|pico-dma|esp32s3]
 #
 # `ledgammon sim` starts this with a pseudo-terminal as stdin and stdout (non-blocking, hence
 # --nonblocking), so a host talks to it exactly as to a board's USB serial port. Buttons
 # arrive through the protocol's `press`; the frame is served by `leds`. The game and the
 # settings live in --flash DIR, so a restart resumes the game. --pace sets the board's own
-# player's time per step (700 ms; tests play faster). Runs under CPython too.
+# player's time per step (700 ms; tests play faster). --board-timing runs at a board's speed
+# (sim_timing.py: computing slowed to its CPU, strip writes and the USB serial port as slow as
+# there; pico-dma: the RP2040's PIO + DMA strip path); default none, the host's own speed.
+# Runs under CPython too (--board-timing then slows computing and the strip, not the port).
 import asyncio
 import sys
 
 from app import build
 from gammon.dice import Dice, SeededBytes
 from hw.inputs import DirectKeys
-from hw.output import FakeStrip
 from hw.storage import Store
+from sim_timing import TIMINGS, setup
 
 USAGE = (
     "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
-    " [--pace MS] [--nonblocking]"
+    " [--pace MS] [--nonblocking] [--board-timing none|pico|pico-dma|esp32s3]"
 )
 
 
@@ -31,6 +34,7 @@ def _options(argv):
         "board": "pico",
         "pace": None,
         "nonblocking": False,
+        "board-timing": "none",
     }
     i = 0
     while i < len(argv):
@@ -53,6 +57,8 @@ def _options(argv):
         opts["pace"] = int(opts["pace"])
         if not 1 <= opts["pace"] <= 10000:
             raise ValueError("--pace is 1-10000 ms")
+    if opts["board-timing"] not in TIMINGS:
+        raise ValueError("--board-timing is one of " + ", ".join(TIMINGS))
     return opts
 
 
@@ -73,7 +79,7 @@ def make_app(opts):
     name = opts["board"]
     board = __import__("hw.boards." + name, None, None, ("PLATFORM",))
     layout = opts["layout"] or board.BUTTON_LAYOUT
-    strip = FakeStrip(board.LED_COUNT, board.LED_ORDER)
+    pace, strip, port = setup(opts["board-timing"], board)
     seed = opts["seed"]
     dice = Dice(SeededBytes(seed)) if seed is not None else Dice()
     app = build(
@@ -84,6 +90,8 @@ def make_app(opts):
         Store(opts["flash"]),
         dice,
         nonblocking=opts["nonblocking"],
+        out_stream=port,
+        pace=pace,
     )
     if opts["pace"] is not None:
         app.ctl.pace_ms = opts["pace"]

@@ -72,6 +72,13 @@ def _sim_options(p: argparse.ArgumentParser) -> None:
         metavar="MS",
         help="the board's own player's time per step (default 700)",
     )
+    p.add_argument(
+        "--board-timing",
+        choices=("none", "pico", "pico-dma", "esp32s3"),
+        default="none",
+        help="run at a real board's speed: its CPU, its LED strip writes (pico: neopixel; "
+        "pico-dma: the PIO + DMA path) and its USB serial port (default none: the host's speed)",
+    )
 
 
 def _player_options(p: argparse.ArgumentParser) -> None:

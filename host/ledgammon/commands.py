@@ -291,6 +291,7 @@ def _simulator(args: argparse.Namespace, log: str | None = None) -> Simulator:
         python=args.python,
         log=log,
         pace=args.pace,
+        board_timing=getattr(args, "board_timing", "none"),
     )
 
 

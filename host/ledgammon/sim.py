@@ -69,6 +69,7 @@ class Simulator:
         log: str | None = None,
         nonblocking: bool = True,
         pace: int | None = None,
+        board_timing: str = "none",
     ) -> None:
         self.flash = os.path.abspath(flash or default_flash())
         self.layout = layout
@@ -80,6 +81,7 @@ class Simulator:
         self.log = log  # a file name in the flash directory for the firmware's stderr
         self.nonblocking = nonblocking  # False: the board's one-byte-at-a-time reads (tests)
         self.pace = pace  # ms per step of the board's own player (None: the firmware's 700)
+        self.board_timing = board_timing  # "pico", "pico-dma", "esp32s3": at a board's speed
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = ""
         self.boot: bytes = b""  # the firmware's boot event line
@@ -111,6 +113,8 @@ class Simulator:
             cmd += ["--seed", str(self.seed)]
         if self.pace is not None:
             cmd += ["--pace", str(self.pace)]
+        if self.board_timing != "none":
+            cmd += ["--board-timing", self.board_timing]
         return cmd
 
     def start(self, timeout: float = BOOT_TIMEOUT) -> str:
