@@ -128,7 +128,8 @@ def _fake_board(protocol: int) -> tuple[str, threading.Thread]:
                 f.write(b'{"event":"noise"}\nnot json\n')
                 f.write(
                     json.dumps(
-                        {"ok": True, "id": req["id"], "protocol": protocol, "board": "pico"}
+                        {"ok": True, "id": req["id"], "protocol": protocol, "board": "pico",
+                         "firmware": "0.1", "layout": "full", "leds": 440}
                     ).encode()
                     + b"\n"
                 )
@@ -233,7 +234,7 @@ def test_play_and_watch_open_the_view(tmp_path, capsys, monkeypatch):
 
     seen = []
 
-    def fake_view(client, interactive=True, layout=None):
+    def fake_view(client, interactive=True, layout=None, board=None):
         seen.append((interactive, client.state()["phase"], client.info["board"]))
         return 0
 
@@ -352,7 +353,7 @@ def test_play_sets_the_players_and_level(tmp_path, capsys, monkeypatch):
 
     seen = []
 
-    def fake_view(client, interactive=True, layout=None):
+    def fake_view(client, interactive=True, layout=None, board=None):
         seen.append(client.request("config")["settings"])
         return 0
 

@@ -20,17 +20,15 @@ from .commands import (
     cmd_history,
     cmd_move,
     cmd_new,
-    cmd_play,
     cmd_ports,
     cmd_press,
     cmd_roll,
-    cmd_sim,
     cmd_snapshot,
     cmd_state,
     cmd_undo,
-    cmd_watch,
 )
 from .errors import LedgammonError
+from .sessions import cmd_play, cmd_sim, cmd_watch
 from .sim import default_flash
 
 Handler = Callable[[argparse.Namespace], int]
@@ -104,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="exit codes: 0 ok, 1 bad arguments, 2 bad usage or port missing/busy, "
         "3 no board answering, "
         "4 other protocol version, 5 the board refused the request, 6 simulator failed, "
-        "7 deploy failed, 130 interrupted",
+        "7 deploy failed, 8 the board's reply made no sense, 130 interrupted",
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = _common()

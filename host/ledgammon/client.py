@@ -2,7 +2,9 @@
 
 Requests carry increasing ids; a reply is matched by its id, events that arrive meanwhile are
 queued for `events()`, and lines that are not JSON objects (a traceback, a REPL banner) are
-skipped, so one connection can both drive a game and follow it.
+skipped, so one connection can both drive a game and follow it. Every reply is checked
+against the protocol where it arrives (replies.py): a malformed one raises BadReply, so no
+caller ever reads a field that is missing or of the wrong type; a malformed event is dropped.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from . import replies
 from .errors import BoardError, NoAnswer, ProtocolMismatch
+from .replies import PROTOCOL
 from .transport import Transport
 
-PROTOCOL = 1  # the protocol version these tools speak
 MAX_EVENTS = 10000  # queued events beyond this are dropped, oldest first
 
 
@@ -37,6 +40,7 @@ class Client:
         self._next_id = 1
         self._events: collections.deque[dict[str, Any]] = collections.deque(maxlen=MAX_EVENTS)
         self.info: dict[str, Any] = {}
+        self.dropped = 0  # malformed events thrown away
         if check:
             try:
                 self.hello()
@@ -55,9 +59,10 @@ class Client:
 
     # the wire
     def request(self, cmd: str, **args: Any) -> dict[str, Any]:
-        """Sends one request and returns its reply as is (`ok` true or false).
+        """Sends one request and returns its reply (`ok` true or false), checked.
 
-        NoAnswer when no reply with this request's id comes within the timeout.
+        NoAnswer when no reply with this request's id comes within the timeout; BadReply
+        when the reply is not what the protocol says for `cmd`.
         """
         rid = self._next_id
         self._next_id = rid + 1 if rid < 1 << 30 else 1
@@ -74,15 +79,16 @@ class Client:
                     "running there?)" % (self.url, self.timeout)
                 )
             obj = self._parse(line)
-            if obj is not None and obj.get("id") == rid and "ok" in obj:
-                return obj
+            # a line with our id is the reply, unless it is our request echoed (loop://)
+            if obj is not None and obj.get("id") == rid and "cmd" not in obj:
+                return replies.check(cmd, obj, "the board on %s" % self.url)
 
     def call(self, cmd: str, **args: Any) -> dict[str, Any]:
-        """Like `request`, but an error reply raises BoardError."""
+        """Like `request`, but an error reply raises BoardError (which keeps the reply)."""
         reply = self.request(cmd, **args)
-        if not reply.get("ok"):
-            err = reply.get("error") or {}
-            raise BoardError(str(err.get("code", "error")), str(err.get("message", "")))
+        if not reply["ok"]:
+            err = reply["error"]
+            raise BoardError(err["code"], err["message"], reply)
         return reply
 
     def _parse(self, line: bytes) -> dict[str, Any] | None:
@@ -94,7 +100,10 @@ class Client:
         if not isinstance(obj, dict):
             return None
         if "event" in obj:
-            self._events.append(obj)
+            if replies.event_ok(obj):
+                self._events.append(obj)
+            else:
+                self.dropped += 1
             return None
         return obj
 
@@ -119,14 +128,15 @@ class Client:
     def hello(self) -> dict[str, Any]:
         """Asks the board who it is; ProtocolMismatch unless it speaks our version."""
         reply = self.call("hello")
-        if reply.get("protocol") != PROTOCOL:
+        version = reply["protocol"]  # an integer: replies.check saw to it
+        if version != PROTOCOL:
             raise ProtocolMismatch(
-                "the board on %s speaks protocol %r; these tools speak %d: update %s"
+                "the board on %s speaks protocol %d; these tools speak %d: update %s"
                 % (
                     self.url,
-                    reply.get("protocol"),
+                    version,
                     PROTOCOL,
-                    "the firmware" if (reply.get("protocol") or 0) < PROTOCOL else "ledgammon",
+                    "the firmware" if version < PROTOCOL else "ledgammon",
                 )
             )
         self.info = reply

@@ -1,8 +1,10 @@
-"""The `ledgammon` subcommands: each takes the parsed arguments and returns an exit code.
+"""The `ledgammon` commands of one or a few requests: each takes the parsed arguments and
+returns an exit code (`sim`, `play` and `watch` are in sessions.py).
 
 Every command that talks to a board takes --port (a device, the simulator's pty or a pyserial
 URL); without it, $LEDGAMMON_PORT or the one MicroPython-looking USB board connected is used.
-Problems are raised as LedgammonError; cli.main turns them into one line on stderr.
+Problems are raised as LedgammonError; cli.main turns them into one line on stderr. The
+replies arrive checked (client.py, replies.py), so the commands read their fields directly.
 """
 
 from __future__ import annotations
@@ -10,15 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import sys
 from collections.abc import Callable
 from typing import Any
 
-from . import transport
+from . import boardinfo, transport
 from .client import Client
-from .errors import BoardError, LedgammonError, NoSuchPort, SimulatorError
-from .sim import Simulator
+from .errors import BadReply, BoardError, LedgammonError, NoSuchPort
 from .wording import RESULTS, board_doing
 
 
@@ -38,8 +37,27 @@ def _port(args: argparse.Namespace) -> str:
     )
 
 
-def _connect(args: argparse.Namespace) -> Client:
+def connect(args: argparse.Namespace) -> Client:
     return Client(_port(args), timeout=args.timeout)
+
+
+def board_of(client: Client) -> boardinfo.Board:
+    """The LED layout of the board `hello` named; BadReply for a board we do not know."""
+    name = client.info.get("board") or "pico"
+    try:
+        return boardinfo.load(str(name))
+    except (ValueError, OSError) as exc:
+        raise BadReply("the board on %s says it is a %r: %s" % (client.url, name, exc)) from None
+
+
+def ask(client: Client, args: argparse.Namespace, cmd: str, **req: Any) -> dict[str, Any]:
+    """One request; an error reply is BoardError, printed first as it came with --json."""
+    try:
+        return client.call(cmd, **req)
+    except BoardError as exc:
+        if getattr(args, "json", False):
+            print(json.dumps(exc.reply))
+        raise
 
 
 def _out(args: argparse.Namespace, reply: dict[str, Any], text: str) -> int:
@@ -84,13 +102,8 @@ def _request(
     args: argparse.Namespace, cmd: str, text: Callable[[dict[str, Any]], str], **req: Any
 ) -> int:
     """One request; --json prints the raw reply (an error reply still exits non-zero)."""
-    with _connect(args) as client:
-        reply = client.request(cmd, **req)
-    if not reply.get("ok"):
-        err = reply.get("error") or {}
-        if args.json:
-            print(json.dumps(reply))
-        raise BoardError(str(err.get("code", "error")), str(err.get("message", "")))
+    with connect(args) as client:
+        reply = ask(client, args, cmd, **req)
     return _out(args, reply, text(reply))
 
 
@@ -111,13 +124,8 @@ def cmd_ports(args: argparse.Namespace) -> int:
 
 def cmd_hello(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
-        return "ledgammon firmware %s, protocol %s, board %s (%s layout, %s LEDs)" % (
-            r.get("firmware"),
-            r.get("protocol"),
-            r.get("board"),
-            r.get("layout"),
-            r.get("leds"),
-        )
+        return "ledgammon firmware %s, protocol %d, board %s (%s layout, %d LEDs)" % (
+            r["firmware"], r["protocol"], r["board"], r["layout"], r["leds"])
 
     return _request(args, "hello", text)
 
@@ -133,7 +141,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
         if r.get("entering"):
             return "enter the dice on the board"
-        return "player %s rolled %s" % (r.get("player"), _dice(r.get("dice")))
+        return "player %d rolled %s" % (r["player"], _dice(r["dice"]))
 
     if args.dice:
         return _request(args, "roll", text, dice=list(args.dice))
@@ -142,65 +150,41 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 def cmd_move(args: argparse.Namespace) -> int:
     play = " ".join(args.play)
-    return _request(args, "move", lambda r: "moved " + " ".join(r.get("steps") or []), play=play)
+    return _request(args, "move", lambda r: "moved " + " ".join(r["steps"]), play=play)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    return _request(args, "undo", lambda r: "took back %s" % r.get("step"))
+    def text(r: dict[str, Any]) -> str:
+        step = r.get("step")
+        return "took back %s" % step if step else "took back the last entry"
+
+    return _request(args, "undo", text)
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
-        return "hint: %s (steps to make: %s)" % (r.get("play"), " ".join(r.get("steps") or []))
+        return "hint: %s (steps to make: %s)" % (r["play"], " ".join(r["steps"]))
 
     return _request(args, "hint", text)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    return _request(args, "new", lambda r: "game %s: a new game" % r.get("game"))
+    return _request(args, "new", lambda r: "game %d: a new game" % r["game"])
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
-        lines = ["opening %s" % _dice(r.get("opening"))]
-        for i, t in enumerate(r.get("turns") or []):
+        lines = ["opening %s" % _dice(r["opening"])]
+        for i, t in enumerate(r["turns"]):
             lines.append(
                 "%3d. player %s %s: %s"
                 % (i + 1, t["player"], _dice(t["dice"]), t["play"] or "(no move)")
             )
-        if r.get("winner") is not None:
-            lines.append("player %s wins (%s)" % (r["winner"], r.get("result")))
+        if r["winner"] is not None:
+            lines.append("player %s wins (%s)" % (r["winner"], r["result"]))
         return "\n".join(lines)
 
     return _request(args, "history", text)
-
-
-PLAYERS = ("human", "board")
-
-
-def players_arg(text: str) -> list[str]:
-    """--players "human,board" as the `config` value; LedgammonError for anything else."""
-    players = [p.strip().lower() for p in text.split(",")]
-    if len(players) != 2 or any(p not in PLAYERS for p in players):
-        raise LedgammonError(
-            "--players takes two of human/board, player 0's first (e.g. human,board), not %r"
-            % text
-        )
-    return players
-
-
-def _configure_players(client: Client, args: argparse.Namespace) -> None:
-    """Sets --players and --level on the board before the game is shown."""
-    changes: dict[str, Any] = {}
-    if getattr(args, "players", None):
-        changes["players"] = players_arg(args.players)
-    if getattr(args, "level", None):
-        changes["level"] = args.level
-    if changes:
-        reply = client.request("config", set=changes)
-        if not reply.get("ok"):
-            err = reply.get("error") or {}
-            raise BoardError(str(err.get("code", "error")), str(err.get("message", "")))
 
 
 def _setting(item: str) -> tuple[str, Any]:
@@ -223,27 +207,40 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_press(args: argparse.Namespace) -> int:
-    with _connect(args) as client:
+    with connect(args) as client:
         for button in args.buttons:
-            reply = client.request("press", button=button)
+            try:
+                reply = ask(client, args, "press", button=button)
+            except BoardError as exc:
+                raise BoardError(exc.code, "%s: %s" % (button, exc.message), exc.reply) from None
             if args.json:
                 print(json.dumps(reply))
-            if not reply.get("ok"):
-                err = reply.get("error") or {}
-                raise BoardError(str(err.get("code")), "%s: %s" % (button, err.get("message")))
         if not args.json:
             print(describe(client.state()))
     return 0
 
 
-def cmd_snapshot(args: argparse.Namespace) -> int:
-    from . import boardinfo, picture
+def _write(path: str, what: str, write: Callable[[], None]) -> None:
+    """Writes a file once everything in it is known; one line for any failure."""
+    try:
+        write()
+    except OSError as exc:
+        raise LedgammonError(
+            "cannot write %s %s: %s" % (what, path, exc.strerror or exc)
+        ) from None
 
-    with _connect(args) as client:
+
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    try:
+        from . import picture
+    except ImportError as exc:
+        raise LedgammonError("snapshot needs Pillow (pip install pillow): %s" % exc) from None
+
+    with connect(args) as client:
         frame = client.frame()
         st = client.state()
-        board = boardinfo.load(str(client.info.get("board") or "pico"))
-    picture.save_png(frame, board, args.file, st)
+        board = board_of(client)
+    _write(args.file, "the picture", lambda: picture.save_png(frame, board, args.file, st))
     print("wrote %s" % args.file)
     return 0
 
@@ -253,92 +250,44 @@ def _done_turn(st: dict[str, Any]) -> dict[str, Any]:
     from gammon.notation import find_play
     from gammon.position import Position
 
-    dice = (int(st["dice"][0]), int(st["dice"][1]))
+    dice = (st["dice"][0], st["dice"][1]) if st["dice"] else (0, 0)
     play = find_play(Position.from_id(st["position_id"]), dice, " ".join(st["steps"]))
     return {"player": st["turn"], "dice": list(dice), "play": str(play)}
+
+
+def _cube(st: dict[str, Any]) -> int:
+    cube = st["cube"]
+    return int(cube["value"] if isinstance(cube, dict) else cube)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from . import export
 
-    with _connect(args) as client:
+    with connect(args) as client:
         history = client.history()
         st = client.state()
-    if st.get("phase") == "done":  # a finished play the next ROLL has not yet recorded
-        history["turns"].append(_done_turn(st))
-    score = list(st.get("score") or [0, 0])
-    if history.get("winner") is not None:  # the score before this game
-        score[history["winner"]] -= int(history.get("result") or 0) * int(st.get("cube") or 1)
-    text = export.to_mat(
-        history,
-        match_length=int(st.get("match_length") or 0),
-        score=score,
-        game=int(st.get("game") or 1),
-    )
-    with open(args.file, "w") as f:
-        f.write(text)
-    print("wrote %s (%d turns)" % (args.file, len(history.get("turns") or [])))
-    print("Position ID: %s" % export.position_id(st))
-    print("Match ID: %s" % export.match_id(st))
-    return 0
-
-
-def _simulator(args: argparse.Namespace, log: str | None = None) -> Simulator:
-    return Simulator(
-        flash=args.flash,
-        layout=args.button_layout,
-        seed=args.seed,
-        python=args.python,
-        log=log,
-        pace=args.pace,
-        board_timing=getattr(args, "board_timing", "none"),
-    )
-
-
-def _on_signal(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-def cmd_sim(args: argparse.Namespace) -> int:
-    signal.signal(signal.SIGTERM, _on_signal)
-    sim = _simulator(args)
-    sim.start()
-    try:
-        print(sim.port, flush=True)
-        print(
-            "simulator on %s, flash in %s (Ctrl-C stops it)" % (sim.port, sim.flash),
-            file=sys.stderr,
+    try:  # the whole file and both IDs first: a record that does not replay writes nothing
+        if st["phase"] == "done":  # a finished play the next ROLL has not yet recorded
+            history["turns"].append(_done_turn(st))
+        score = list(st["score"])
+        if history["winner"] is not None:  # the score before this game
+            score[history["winner"]] -= (history["result"] or 0) * _cube(st)
+        text = export.to_mat(
+            history, match_length=st["match_length"], score=score, game=st["game"] or 1
         )
-        code = sim.wait()
-        raise SimulatorError("the simulator stopped (exit code %d)" % code)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        sim.stop()
+        ids = export.position_id(st), export.match_id(st)
+    except ValueError as exc:
+        raise LedgammonError("cannot export the game on the board: %s" % exc) from None
 
+    def write() -> None:
+        with open(args.file, "w") as f:
+            f.write(text)
 
-def _view(client: Client, interactive: bool) -> int:
-    from . import terminal
-
-    return int(terminal.run_view(client, interactive=interactive))
-
-
-def cmd_play(args: argparse.Namespace) -> int:
-    if args.players:
-        players_arg(args.players)  # a bad value fails before a simulator starts
-    if args.port:
-        with _connect(args) as client:
-            _configure_players(client, args)
-            return _view(client, True)
-    signal.signal(signal.SIGTERM, _on_signal)
-    with _simulator(args, "sim.log") as sim, Client(sim.port, timeout=args.timeout) as client:
-        _configure_players(client, args)
-        return _view(client, True)
-
-
-def cmd_watch(args: argparse.Namespace) -> int:
-    with _connect(args) as client:
-        return _view(client, False)
+    _write(args.file, "the game record", write)
+    print("wrote %s (%d turns)" % (args.file, len(history["turns"])))
+    print("Position ID: %s" % ids[0])
+    print("Match ID: %s" % ids[1])
+    return 0
 
 
 def cmd_deploy(args: argparse.Namespace) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class LedgammonError(Exception):
     """Base: a problem to show the user as one line, with the exit code to end with."""
@@ -36,14 +38,23 @@ class ProtocolMismatch(LedgammonError):
 
 
 class BoardError(LedgammonError):
-    """The board answered a request with an error reply (illegal move, wrong phase...)."""
+    """The board answered a request with an error reply (illegal move, wrong phase...);
+    `reply` is that reply, for --json."""
 
     exit_code = 5
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reply: dict[str, Any] | None = None) -> None:
         super().__init__("%s: %s" % (code, message))
         self.code = code
         self.message = message
+        self.reply = reply or {"ok": False, "error": {"code": code, "message": message}}
+
+
+class BadReply(LedgammonError):
+    """The board's reply is not what the protocol says (a field missing or of the wrong
+    type): a firmware with a bug, or not the ledgammon firmware at all."""
+
+    exit_code = 8
 
 
 class SimulatorError(LedgammonError):

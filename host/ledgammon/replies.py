@@ -1,0 +1,261 @@
+"""What each reply and event of protocol 1 must hold (docs/protocol.md), checked on arrival.
+
+The client checks every reply once, where it arrives, against the table below: a field
+missing or of the wrong type, an error reply without its code, `ok` that is not true or
+false, all become one BadReply (one line for the user) before any command reads the reply,
+so a board that answers nonsense can neither crash a command nor have a file written from
+its answer. Fields a table does not name are let through (a newer firmware may add some).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .errors import BadReply
+
+PROTOCOL = 1  # the protocol version these tools speak
+
+# A check takes the value and its name and returns what is wrong with it, or None.
+Check = Callable[[Any, str], "str | None"]
+
+
+def _show(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def kind(what: str, test: Callable[[Any], bool]) -> Check:
+    """A check of one value: `what` says what it should be."""
+
+    def check(value: Any, name: str) -> str | None:
+        return None if test(value) else "%s should be %s, not %s" % (name, what, _show(value))
+
+    return check
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def ranged(lo: int, hi: int) -> Check:
+    return kind("an integer %d-%d" % (lo, hi), lambda v: _is_int(v) and lo <= v <= hi)
+
+
+def one_of(*values: str) -> Check:
+    return kind("one of %s" % "/".join(values), lambda v: isinstance(v, str) and v in values)
+
+
+def maybe(check: Check) -> Check:
+    """The check, or null."""
+
+    def run(value: Any, name: str) -> str | None:
+        if value is None:
+            return None
+        wrong = check(value, name)
+        return None if wrong is None else wrong.replace(" should be ", " should be null or ", 1)
+
+    return run
+
+
+def list_of(check: Check, length: int | None = None) -> Check:
+    """A list (of exactly `length` items, when given), each item passing `check`."""
+
+    def run(value: Any, name: str) -> str | None:
+        if not isinstance(value, list) or (length is not None and len(value) != length):
+            what = "a list" if length is None else "a list of %d" % length
+            return "%s should be %s, not %s" % (name, what, _show(value))
+        for i, item in enumerate(value):
+            wrong = check(item, "%s[%d]" % (name, i))
+            if wrong:
+                return wrong
+        return None
+
+    return run
+
+
+def fields(required: Mapping[str, Check], optional: Mapping[str, Check] | None = None) -> Check:
+    """An object with every `required` field, and `optional` ones right when present."""
+
+    def run(value: Any, name: str) -> str | None:
+        if not isinstance(value, dict):
+            return "%s should be an object, not %s" % (name or "the reply", _show(value))
+        for key in required:
+            if key not in value:
+                return "%s has no %s" % (name or "the reply", _join(name, key))
+        for key, check in list(required.items()) + list((optional or {}).items()):
+            if key in value:
+                wrong = check(value[key], _join(name, key))
+                if wrong:
+                    return wrong
+        return None
+
+    return run
+
+
+def _join(name: str, key: str) -> str:
+    return "%s.%s" % (name, key) if name else key
+
+
+def either(first: Check, second: Check) -> Check:
+    """`first`, or else `second` (whose complaint is the one reported)."""
+    return lambda v, name: None if first(v, name) is None else second(v, name)
+
+
+def _base64(v: Any) -> bool:
+    try:
+        base64.b64decode(v, validate=True)
+    except (TypeError, ValueError, binascii.Error):
+        return False
+    return isinstance(v, str)
+
+
+INT = kind("an integer", _is_int)
+COUNT = kind("an integer >= 0", lambda v: _is_int(v) and v >= 0)
+STR = kind("a string", lambda v: isinstance(v, str))
+BOOL = kind("true or false", lambda v: isinstance(v, bool))
+OBJECT = kind("an object", lambda v: isinstance(v, dict))
+BASE64 = kind("base64 text", _base64)
+PLAYER = ranged(0, 1)
+DICE = list_of(ranged(1, 6), 2)
+TEXTS = list_of(STR)
+CHECKERS = ranged(0, 15)
+CUBE = either(
+    kind("a power of two", lambda v: _is_int(v) and v >= 1 and not v & (v - 1)),
+    fields({"value": INT}, {"owner": maybe(ranged(-1, 1))}),
+)
+SETTINGS = fields({}, {"players": list_of(one_of("human", "board"), 2)})
+BOARD = fields(
+    {
+        "p0": list_of(CHECKERS, 24),
+        "p1": list_of(CHECKERS, 24),
+        "bar": list_of(CHECKERS, 2),
+        "off": list_of(CHECKERS, 2),
+    }
+)
+STATE = fields(
+    {
+        "phase": one_of("opening", "roll", "move", "done", "over"),
+        "turn": PLAYER,
+        "dice": maybe(DICE),
+        "steps": TEXTS,
+        "position_id": STR,
+        "plays": TEXTS,
+        "pips": list_of(COUNT, 2),
+        "board": BOARD,
+        "winner": maybe(PLAYER),
+        "result": maybe(ranged(1, 3)),
+        "game": COUNT,
+        "cube": CUBE,
+        "score": list_of(COUNT, 2),
+        "match_length": COUNT,
+        "settings": SETTINGS,
+    },
+    {
+        "current_id": STR,
+        "cube_owner": maybe(ranged(-1, 1)),
+        "entering": maybe(list_of(INT)),
+        "menu": maybe(INT),
+        "error": maybe(STR),
+        "selected": maybe(INT),
+        "bot": maybe(STR),
+        "crawford": BOOL,
+        "jacoby": BOOL,
+    },
+)
+TURN = fields({"player": PLAYER, "dice": DICE, "play": STR})
+REPLIES: dict[str, Check] = {
+    "hello": fields(
+        {
+            "protocol": INT,
+            "firmware": STR,
+            "board": STR,
+            "layout": one_of("full", "minimal"),
+            "leds": COUNT,
+        },
+        {"order": STR},
+    ),
+    "state": STATE,
+    "leds": fields({"frame": BASE64}, {"count": COUNT, "order": STR}),
+    "press": fields({"button": STR}),
+    "roll": fields({"dice": maybe(DICE)}, {"player": PLAYER, "entering": BOOL}),
+    "move": fields({"steps": TEXTS}),
+    "undo": fields({}, {"step": maybe(STR), "settings": SETTINGS}),
+    "new": fields({"game": COUNT}),
+    "history": fields(
+        {
+            "opening": maybe(DICE),
+            "turns": list_of(TURN),
+            "winner": maybe(PLAYER),
+            "result": maybe(ranged(1, 3)),
+        },
+        {"game": COUNT, "start": maybe(OBJECT), "cube": CUBE},
+    ),
+    "hint": fields({"play": STR, "steps": TEXTS}),
+    "config": fields({"settings": SETTINGS}),
+}
+ERROR = fields({"error": fields({"code": STR, "message": STR})})
+# Events are advisory: one that does not fit is dropped, never fatal (see Client._parse).
+EVENTS: dict[str, Check] = {
+    "press": fields({}, {"button": STR}),
+    "roll": fields({"player": PLAYER, "dice": DICE}),
+    "nomove": fields({"player": PLAYER}, {"dice": DICE}),
+    "step": fields({"player": PLAYER, "from": ranged(0, 25), "to": ranged(0, 25)},
+                   {"hit": BOOL}),
+    "undo": fields({"player": PLAYER, "from": ranged(0, 25), "to": ranged(0, 25)},
+                   {"hit": BOOL}),
+    "error": fields({}, {"code": STR, "message": STR, "button": STR}),
+}
+
+
+def _complete(cmd: str, reply: dict[str, Any]) -> str | None:
+    """What the table cannot say: a roll names its player unless dice are being entered."""
+    if cmd == "roll" and not reply.get("entering"):
+        if reply.get("dice") is None or "player" not in reply:
+            return "a roll should name its dice and player, or say entering"
+    return None
+
+
+def check(cmd: str, reply: Any, board: str) -> dict[str, Any]:
+    """The reply to `cmd` if it is what protocol 1 says; BadReply (naming `board`) if not.
+
+    An error reply is returned as it is (the caller decides); `hello` of another protocol
+    version is left to the caller's version check, before its other fields are judged.
+    """
+    wrong = _problem(cmd, reply)
+    if wrong:
+        raise BadReply("%s answered `%s` with a malformed reply: %s" % (board, cmd, wrong))
+    assert isinstance(reply, dict)
+    return reply
+
+
+def _problem(cmd: str, reply: Any) -> str | None:
+    if not isinstance(reply, dict):
+        return "not an object"
+    ok = reply.get("ok")
+    if not isinstance(ok, bool):
+        return "ok should be true or false, not %s" % _show(ok)
+    if not ok:
+        return ERROR(reply, "")
+    if cmd == "hello":
+        version = INT(reply.get("protocol"), "protocol")
+        if version or reply["protocol"] != PROTOCOL:
+            return version  # None: another version, for the caller to report as such
+    schema = REPLIES.get(cmd)
+    return (schema(reply, "") if schema else None) or _complete(cmd, reply)
+
+
+def event_ok(ev: dict[str, Any]) -> bool:
+    """True if an event line can be used: a string kind and, for the known kinds, fields of
+    the right types."""
+    kind_ = ev.get("event")
+    if not isinstance(kind_, str):
+        return False
+    schema = EVENTS.get(kind_)
+    return schema is None or schema(ev, "") is None

@@ -1,0 +1,101 @@
+"""The `ledgammon` commands that run until stopped: `sim`, `play` and `watch`.
+
+Each takes the parsed arguments and returns an exit code; problems are raised as
+LedgammonError (cli.main turns them into one line on stderr). The one-request commands
+are in commands.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from typing import Any
+
+from .client import Client
+from .commands import board_of, connect
+from .errors import LedgammonError, SimulatorError
+from .sim import Simulator
+
+PLAYERS = ("human", "board")
+
+
+def players_arg(text: str) -> list[str]:
+    """--players "human,board" as the `config` value; LedgammonError for anything else."""
+    players = [p.strip().lower() for p in text.split(",")]
+    if len(players) != 2 or any(p not in PLAYERS for p in players):
+        raise LedgammonError(
+            "--players takes two of human/board, player 0's first (e.g. human,board), not %r"
+            % text
+        )
+    return players
+
+
+def _configure_players(client: Client, args: argparse.Namespace) -> None:
+    """Sets --players and --level on the board before the game is shown."""
+    changes: dict[str, Any] = {}
+    if getattr(args, "players", None):
+        changes["players"] = players_arg(args.players)
+    if getattr(args, "level", None):
+        changes["level"] = args.level
+    if changes:
+        client.call("config", set=changes)
+
+
+def _simulator(args: argparse.Namespace, log: str | None = None) -> Simulator:
+    return Simulator(
+        flash=args.flash,
+        layout=args.button_layout,
+        seed=args.seed,
+        python=args.python,
+        log=log,
+        pace=args.pace,
+        board_timing=getattr(args, "board_timing", "none"),
+    )
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    signal.signal(signal.SIGTERM, _on_signal)
+    sim = _simulator(args)
+    sim.start()
+    try:
+        print(sim.port, flush=True)
+        print(
+            "simulator on %s, flash in %s (Ctrl-C stops it)" % (sim.port, sim.flash),
+            file=sys.stderr,
+        )
+        code = sim.wait()
+        raise SimulatorError("the simulator stopped (exit code %d)" % code)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        sim.stop()
+
+
+def _view(client: Client, interactive: bool) -> int:
+    from . import terminal
+
+    board = board_of(client)  # a board we cannot draw fails before curses starts
+    return int(terminal.run_view(client, interactive=interactive, board=board))
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.players:
+        players_arg(args.players)  # a bad value fails before a simulator starts
+    if args.port:
+        with connect(args) as client:
+            _configure_players(client, args)
+            return _view(client, True)
+    signal.signal(signal.SIGTERM, _on_signal)
+    with _simulator(args, "sim.log") as sim, Client(sim.port, timeout=args.timeout) as client:
+        _configure_players(client, args)
+        return _view(client, True)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    with connect(args) as client:
+        return _view(client, False)
