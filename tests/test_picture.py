@@ -5,7 +5,7 @@ import os
 import runpy
 
 import pytest
-from ledgammon import boardinfo, picture, wording
+from ledgammon import boardinfo, picture, resources, wording
 from ledgammon.board_text import player_colours
 from PIL import Image
 
@@ -24,7 +24,7 @@ def centre(name, i):
     return round(px), round(py)
 
 
-def test_the_board_module_and_geometry_are_read_from_the_checkout():
+def test_the_board_module_and_geometry_are_read_from_the_packages_files():
     assert BOARD.name == "pico" and BOARD.led_count == 440 and BOARD.order == "GRB"
     assert sum(s.count for s in BOARD.segments.values()) == BOARD.led_count
     assert BOARD.segments["p2"].index(0) == 29  # step -1: the base is the segment's end
@@ -34,6 +34,20 @@ def test_the_board_module_and_geometry_are_read_from_the_checkout():
         boardinfo.load("../hardware/board")
     with pytest.raises(ValueError):
         boardinfo.load("nosuchboard")
+
+
+def test_a_board_module_is_read_as_data_not_run(tmp_path):
+    """The host reads the literal constants only: code in a board module never runs there."""
+    path = tmp_path / "odd.py"
+    path.write_text(
+        "import machine\nNAME = 'odd'\nLED_COUNT = 2\nSEGMENTS = {'p1': (0, 2, 1)}\n"
+        "PIN = machine.Pin(3)\nraise SystemExit\n"
+    )
+    assert boardinfo.read_module(str(path)) == {
+        "NAME": "odd", "LED_COUNT": 2, "SEGMENTS": {"p1": (0, 2, 1)}
+    }
+    assert boardinfo.read_module(resources.board_module("pico"))["LED_COUNT"] == 440
+    assert resources.board_json().endswith(os.path.join("hardware", "board.json"))
 
 
 def test_led_places_agree_with_the_hardware_description():

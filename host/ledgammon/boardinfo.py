@@ -2,33 +2,24 @@
 
 The firmware's generated board modules (firmware/hw/boards/NAME.py) say how the chain is cut
 into segments; hardware/board.json says where each segment lies on the board. The host
-views draw from the board's own frame, so they read both instead of keeping a copy.
+views draw from the board's own frame, so they read both instead of keeping a copy: from
+the package's own copy when installed (resources.py). A board module is read as data (its
+literal assignments), never run, so the host needs none of the firmware's imports.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import math
-import os
-import runpy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import resources
+
 RGB = tuple[int, int, int]
 POINTS = tuple("p%d" % k for k in range(1, 25))
-
-
-def repo_root() -> str:
-    """The checkout the package runs from ($LEDGAMMON_ROOT overrides, e.g. for a wheel)."""
-    env = os.environ.get("LEDGAMMON_ROOT")
-    if env:
-        return env
-    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-
-
-def firmware_dir() -> str:
-    return os.path.join(repo_root(), "firmware")
 
 
 @dataclass(frozen=True)
@@ -101,8 +92,7 @@ class Board:
         return out
 
 
-def _geometry(root: str) -> tuple[dict[str, Any], float]:
-    path = os.path.join(root, "hardware", "board.json")
+def _geometry(path: str) -> tuple[dict[str, Any], float]:
     try:
         with open(path) as f:
             desc = json.load(f)
@@ -132,16 +122,36 @@ def from_module(ns: dict[str, Any], geometry: dict[str, Any] | None = None,
     )
 
 
-def load(name: str = "pico", root: str | None = None) -> Board:
-    """The board module `name` from the checkout's firmware/hw/boards (what `hello` names)."""
-    root = root or repo_root()
-    if not name.replace("_", "").isalnum():
-        raise ValueError("not a board name: %r" % name)
-    path = os.path.join(root, "firmware", "hw", "boards", name + ".py")
-    if not os.path.exists(path):
-        raise ValueError("no board module %r (looked for %s)" % (name, path))
-    geometry, pitch = _geometry(root)
-    return from_module(runpy.run_path(path), geometry, pitch)
+def read_module(path: str) -> dict[str, Any]:
+    """A board module's constants (`NAME = literal` lines), without running it."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    ns: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                try:
+                    ns[target.id] = ast.literal_eval(node.value)
+                except ValueError:
+                    continue  # not a constant: nothing the host reads
+    return ns
+
+
+def load(name: str = "pico") -> Board:
+    """The board module `name` of the firmware's hw/boards (what `hello` names), with the
+    geometry of hardware/board.json."""
+    path = resources.board_module(name)
+    try:
+        ns = read_module(path)
+    except OSError:
+        raise ValueError("no board module %r (looked for %s)" % (name, path)) from None
+    except SyntaxError as exc:
+        raise ValueError("board module %s cannot be read: %s" % (path, exc)) from None
+    if "SEGMENTS" not in ns or "LED_COUNT" not in ns:
+        raise ValueError("board module %s has no SEGMENTS or LED_COUNT" % path)
+    geometry, pitch = _geometry(resources.board_json())
+    return from_module(ns, geometry, pitch)
 
 
 def gain(frame: bytes | bytearray, levels: Sequence[int] = (32,)) -> float:

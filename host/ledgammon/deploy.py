@@ -3,12 +3,14 @@
 Precompiled .mpy files load faster and need far less heap on the board than source compiled
 there. main.py stays source (MicroPython only runs main.py), sim_main.py is not shipped, and
 a stale X.py on the board beside a new X.mpy would shadow it (.py is found first), so those
-are removed before copying. Data files the firmware reads (DATA: weights.bin, the board's own
-player's network) are copied as they are, to the board's root beside the code. mpremote
-interrupts the running game with "\\r\\x03", which the firmware's serial task takes as the
-request for the REPL (docs/protocol.md). Every mpremote call says `resume`: no soft reset,
-because a soft reset stops the timer that feeds the watchdog while the REPL is up (main.py)
-and the board would restart in the middle of the copy.
+are removed before copying. The sources are the package's own copy of the firmware and
+kernels (resources.py), so an installed tool deploys the firmware it was built with. Data
+files the firmware reads (DATA: weights.bin, the board's own player's network) are copied
+as they are, to the board's root beside the code. mpremote interrupts the running game with
+"\\r\\x03", which the firmware's serial task takes as the request for the REPL
+(docs/protocol.md). Every mpremote call says `resume`: no soft reset, because a soft reset
+stops the timer that feeds the watchdog while the REPL is up (main.py) and the board would
+restart in the middle of the copy.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ import shutil
 import subprocess
 import sys
 
+from . import resources
 from .errors import DeployError
-from .sim import FIRMWARE, NATIVE
 
 ARCH = {"pico": "armv6m", "esp32s3": "xtensawin"}  # mpy-cross -march per board module
 SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
@@ -38,8 +40,9 @@ def _tool(name: str) -> str:
     return found
 
 
-def sources(firmware: str = FIRMWARE) -> list[str]:
-    """Firmware files to ship, relative to `firmware`, in a stable order."""
+def sources(firmware: str | None = None) -> list[str]:
+    """Firmware files to ship, relative to `firmware` (the package's), in a stable order."""
+    firmware = firmware or resources.firmware()
     out = []
     for folder, dirs, files in os.walk(firmware):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
@@ -53,14 +56,18 @@ def sources(firmware: str = FIRMWARE) -> list[str]:
 def compile_firmware(
     build: str,
     board: str = "pico",
-    firmware: str = FIRMWARE,
+    firmware: str | None = None,
     mpy_cross: str | None = None,
-    native: str = NATIVE,
+    native: str | None = None,
 ) -> list[str]:
     """Compiles (or copies) every firmware file, and native/'s viper code for the board's
     CPU, into `build` (one root, as on the board); returns the files made there."""
     if board not in ARCH:
         raise DeployError("unknown board %r (one of %s)" % (board, ", ".join(sorted(ARCH))))
+    firmware = firmware or resources.firmware()
+    native = native or resources.native()
+    if not os.path.isfile(os.path.join(firmware, "main.py")):
+        raise DeployError("no firmware in %s (main.py is missing)" % firmware)
     tool = mpy_cross or _tool("mpy-cross")
     if os.path.isdir(build):
         shutil.rmtree(build)

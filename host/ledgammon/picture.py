@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from . import boardinfo
+from . import boardinfo, resources
 from .board_text import player_colours
 from .boardinfo import RGB, Board
 from .wording import status_line
@@ -140,8 +140,10 @@ def save_png(frame: bytes | bytearray, board: Board | str, path: str,
 def demo(seed: int = 11, turns: int = 14, board_name: str = "pico"
          ) -> tuple[bytes, dict[str, Any]]:
     """A real mid-game frame and state: the firmware's controller and renderer, in-process,
-    play `turns` random turns, then the next player rolls and picks up a checker."""
-    fw = boardinfo.firmware_dir()
+    play `turns` random turns, then the next player rolls and picks up a checker. The firmware
+    is the package's own copy (resources.py); its top-level packages (hw, control...) go on
+    sys.path, so this is for the README's picture and tests, not for the CLI."""
+    fw = resources.firmware()
     if fw not in sys.path:
         sys.path.insert(0, fw)
     mod: Any = importlib.import_module("hw.boards." + board_name)

@@ -22,11 +22,11 @@ import tty
 from types import TracebackType
 from typing import IO
 
+from . import resources
 from .errors import SimulatorError
 
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
-FIRMWARE = os.path.normpath(os.path.join(PACKAGE, "..", "..", "firmware"))
-NATIVE = os.path.normpath(os.path.join(PACKAGE, "..", "..", "native"))  # kernels/: viper code
+FIRMWARE = resources.firmware()  # the package's copy, or the checkout's (editable install)
+NATIVE = resources.native()  # kernels/: viper code
 SIM_MAIN = os.path.join(FIRMWARE, "sim_main.py")
 BOOT_TIMEOUT = 10.0  # compiling the firmware from source on a slow machine takes a while
 HEAP = "512K"  # from source on this 64-bit port: ~110 KB in use after boot; room for games

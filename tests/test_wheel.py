@@ -1,0 +1,158 @@
+"""The host tool as others get it: the wheel built from this tree, installed into a fresh venv
+outside the checkout, runs the simulator and drives it from another directory, with the
+firmware, kernels and board.json the wheel itself carries (nothing of the source tree)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TREE = ("host", "firmware", "native", "hardware", "pyproject.toml", "README.md")
+JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "flash", ".*")
+BUNDLE = "ledgammon/_board/"
+
+
+def _run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, **kw)  # type: ignore
+    assert proc.returncode == 0, "%s failed:\n%s\n%s" % (cmd, proc.stdout, proc.stderr)
+    return proc
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the tree (the checkout's build/ is never touched)."""
+    top = tmp_path_factory.mktemp("wheel")
+    src = top / "src"
+    for name in TREE:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, src / name, ignore=JUNK)
+        else:
+            shutil.copy(ROOT / name, src / name)
+    pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    _run(pip + ["-w", str(top / "dist"), "./src"], cwd=top)
+    shutil.rmtree(src)  # what follows can only use what the wheel carries
+    (built,) = (top / "dist").glob("ledgammon-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv with the wheel and its `sim` and `picture` extras (from the registry)."""
+    env = tmp_path_factory.mktemp("venv") / "v"
+    _run([sys.executable, "-m", "venv", str(env)])
+    _run([str(env / "bin" / "pip"), "install", "-q", "%s[sim,picture]" % wheel])
+    return env
+
+
+def test_the_wheel_carries_every_firmware_file(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    want = {"hardware/board.json", "firmware/weights.bin"}
+    for top in ("firmware", "native/kernels"):
+        for path in (ROOT / top).rglob("*.py"):
+            want.add(path.relative_to(ROOT).as_posix())
+    missing = sorted(w for w in want if BUNDLE + w not in names)
+    assert not missing, "not in the wheel: %s" % missing
+    assert "gammon/position.py" in names and "kernels/movegen.py" in names  # host imports
+    assert not [n for n in names if n.startswith(BUNDLE + "hardware/") and n.endswith(".py")]
+    assert not [n for n in names if "/tests/" in n or n.startswith("tests/")]
+
+
+def _clean_env(tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LEDGAMMON_ROOT")}
+    env["XDG_STATE_HOME"] = str(tmp / "state")
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not p.startswith(str(ROOT)))
+    return env
+
+
+@pytest.fixture()
+def elsewhere(tmp_path: Path) -> Path:
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    return here
+
+
+def test_the_installed_tool_uses_its_own_files(venv: Path, elsewhere: Path) -> None:
+    code = (
+        "import json, sys, gammon, kernels, ledgammon\n"
+        "from ledgammon import boardinfo, resources\n"
+        "print(json.dumps([resources.root(), resources.installed(), gammon.__file__,\n"
+        "    kernels.__file__, boardinfo.load('pico').led_count,\n"
+        "    sorted(boardinfo.load('pico').positions())[:1]]))\n"
+    )
+    out = _run([str(venv / "bin" / "python"), "-c", code], cwd=elsewhere,
+               env=_clean_env(elsewhere)).stdout
+    root, installed, gammon, kernels, leds, named = json.loads(out)
+    site = str(venv / "lib")
+    assert installed and root.startswith(site) and root.endswith("_board")
+    assert gammon.startswith(site) and kernels.startswith(site)
+    assert leds == 440 and named == ["bar0"]  # the module and the geometry of board.json
+
+
+@pytest.fixture()
+def simulator(venv: Path, elsewhere: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    env = _clean_env(elsewhere)
+    cmd = [str(venv / "bin" / "ledgammon"), "sim", "--seed", "7", "--flash", "flash"]
+    proc = subprocess.Popen(cmd, cwd=elsewhere, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        if not port.startswith("/dev/"):
+            proc.kill()
+            pytest.fail("ledgammon sim gave no port: %r %s" % (port, proc.communicate()[1]))
+        yield port, env
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+
+
+def test_the_installed_simulator_plays_from_another_directory(
+    venv: Path, elsewhere: Path, simulator: tuple[str, dict[str, str]]
+) -> None:
+    port, env = simulator
+    tool = str(venv / "bin" / "ledgammon")
+
+    def ledgammon(*args: str) -> str:
+        return _run([tool, *args, "--port", port], cwd=elsewhere, env=env).stdout
+
+    assert ledgammon("hello").startswith("ledgammon firmware ")
+    assert json.loads(ledgammon("state", "--json"))["phase"] == "opening"
+    assert "rolled" in ledgammon("roll")
+    state = json.loads(ledgammon("state", "--json"))
+    assert state["phase"] == "move" and state["plays"]
+    assert "wrote" in ledgammon("snapshot", "board.png")
+    assert (elsewhere / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Position ID: " in ledgammon("export", "game.mat")
+    assert (elsewhere / "game.mat").is_file()
+    assert (elsewhere / "flash").is_dir()  # the flash the simulator was told, not the package
+
+
+def test_an_editable_install_uses_the_checkout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from ledgammon import resources
+
+    monkeypatch.delenv("LEDGAMMON_ROOT", raising=False)
+    assert resources.root() == str(ROOT) and not resources.installed()
+    assert resources.firmware() == str(ROOT / "firmware")
+    assert resources.native() == str(ROOT / "native")
+    monkeypatch.setenv("LEDGAMMON_ROOT", str(tmp_path))  # a checkout given on purpose wins
+    assert resources.board_json() == str(tmp_path / "hardware" / "board.json")
+    with pytest.raises(ValueError):
+        resources.board_module("../x")
