@@ -2,6 +2,8 @@
 inputs as the board's encoder, weights that the board reads back; training is reproducible
 and resumes exactly."""
 
+import json
+import pickle
 import random
 import signal
 import subprocess
@@ -102,7 +104,8 @@ def test_training_is_reproducible_and_resumes_exactly(tmp_path: Path) -> None:
         first.step()
     first.save(tmp_path / "c.npz")
     resumed = Trainer.resume(tmp_path / "c.npz")
-    assert resumed.done == 4
+    assert resumed.done == 4 and resumed.dice.getstate() == first.dice.getstate()
+    assert (resumed.total, resumed.rate0, resumed.lam) == (6, first.rate0, first.lam)
     while resumed.done < 6:
         resumed.step()
     for name in ("w1", "b1", "w2", "b2"):
@@ -110,6 +113,43 @@ def test_training_is_reproducible_and_resumes_exactly(tmp_path: Path) -> None:
     other = Trainer(8, seed=4, games=6)
     other.step()
     assert not np.array_equal(other.net.w1, Trainer(8, seed=3, games=6).net.w1)
+
+
+def test_a_checkpoint_is_plain_arrays_and_json(tmp_path: Path) -> None:
+    """No pickle: every entry loads with allow_pickle=False and the schedule is JSON text."""
+    t = Trainer(4, seed=2, games=3)
+    t.step()
+    t.dice.gauss(0, 1)  # a generator holding a spare normal value keeps it too
+    t.save(tmp_path / "c.npz")
+    with np.load(tmp_path / "c.npz", allow_pickle=False) as data:
+        assert sorted(data.files) == ["b1", "b2", "dice", "meta", "w1", "w2"]
+        assert all(data[k].dtype != object for k in data.files)
+        meta = json.loads(str(data["meta"]))
+    assert meta["format"] == "ledgammon-td-1" and meta["done"] == 1
+    assert Trainer.resume(tmp_path / "c.npz").dice.getstate() == t.dice.getstate()
+
+
+@pytest.mark.parametrize("kind", ["pickle", "text", "wrong format"])
+def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "c.npz"
+    if kind == "pickle":  # what checkpoints were before: a pickled state blob
+        np.savez(path, w1=np.zeros((3, 2)), b1=np.zeros(2), w2=np.zeros((2, 5)),
+                 b2=np.zeros(5), state=np.frombuffer(pickle.dumps((1, 2)), dtype=np.uint8))
+    elif kind == "text":
+        path.write_text("not an npz")
+    else:
+        Trainer(4, seed=2, games=3).save(path)
+        with np.load(path) as data:
+            arrays = dict(data)
+        arrays["meta"] = np.array(json.dumps({"format": "other"}))
+        np.savez(path, **arrays)
+    with pytest.raises(ValueError, match="not a training checkpoint"):
+        Trainer.resume(path)
+    cmd = [sys.executable, "-m", "ledgammon.train", "--games", "1", "--checkpoint", str(path)]
+    run = subprocess.run(cmd + ["--weights", str(tmp_path / "w")], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert run.returncode == 2 and run.stderr.startswith("error: ") and len(
+        run.stderr.splitlines()) == 1, run.stderr
 
 
 def test_self_play_games_end_and_targets_are_probabilities() -> None:

@@ -63,7 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     a.checkpoint.parent.mkdir(parents=True, exist_ok=True)
     if a.checkpoint.exists():
-        t = Trainer.resume(a.checkpoint)
+        try:
+            t = Trainer.resume(a.checkpoint)
+        except ValueError as exc:  # e.g. a pickled checkpoint of an older version
+            print("error: %s; remove it to start afresh" % exc, file=sys.stderr)
+            return 2
         t.total = a.games
         print("resuming at game %d" % t.done, file=sys.stderr)
     else:

@@ -3,12 +3,14 @@
 Both sides play the current network's best 0-ply move; after each game every position
 is pulled towards its lambda-return: the mix of the next positions' evaluations and the
 final result. Dice come from one seeded generator, so a run is reproducible, and a
-checkpoint holds everything needed to carry on exactly where it stopped.
+checkpoint holds everything needed to carry on exactly where it stopped: an .npz of plain
+arrays (the weights, the dice generator's 625 state words) and one JSON string for the
+schedule, loaded with allow_pickle=False, so a checkpoint is data and never runs code.
 """
 
 from __future__ import annotations
 
-import pickle
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +22,7 @@ from .moves import START, Board, successors, swap, win_value
 from .net import Net, equity, flip
 
 MAX_PLIES = 2000  # a safety stop; a game of sensible play lasts about 60 plies
+FORMAT = "ledgammon-td-1"  # the checkpoint's kind and version, checked on resume
 
 
 class Trainer:
@@ -92,15 +95,27 @@ class Trainer:
                 progress(self)
 
     def save(self, path: Path) -> None:
-        state = pickle.dumps((self.dice.getstate(), self.done, self.total, self.rate0, self.lam))
-        self.net.save(path, state=np.frombuffer(state, dtype=np.uint8))
+        version, words, gauss = self.dice.getstate()
+        meta = {
+            "format": FORMAT, "done": self.done, "total": self.total, "rate0": self.rate0,
+            "lam": self.lam, "dice_version": version, "dice_gauss": gauss,
+        }
+        self.net.save(path, meta=np.array(json.dumps(meta)),
+                      dice=np.array(words, dtype=np.uint32))
 
     @classmethod
     def resume(cls, path: Path) -> Trainer:
-        net, extra = Net.load(path)
-        dice_state, done, total, rate0, lam = pickle.loads(extra["state"].tobytes())
-        t = cls(net.hidden, 0, total, rate0, lam)
+        """The trainer saved in `path`; ValueError when the file is not such a checkpoint."""
+        try:
+            net, extra = Net.load(path)
+            meta = json.loads(str(extra["meta"]))
+            words = tuple(int(w) for w in extra["dice"])
+            if meta.get("format") != FORMAT:
+                raise ValueError("format %r" % meta.get("format"))
+            t = cls(net.hidden, 0, int(meta["total"]), float(meta["rate0"]), float(meta["lam"]))
+            t.dice.setstate((int(meta["dice_version"]), words, meta["dice_gauss"]))
+            t.done = int(meta["done"])
+        except (OSError, KeyError, TypeError, ValueError) as exc:
+            raise ValueError("%s is not a training checkpoint (%s)" % (path, exc)) from None
         t.net = net
-        t.dice.setstate(dice_state)
-        t.done = done
         return t
