@@ -6,15 +6,20 @@ PORT ?= /dev/ttyACM0
 PYTEST_ARGS ?=
 STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
+TYPINGS := $(VENV)/typings
 
 .PHONY: all setup test sim bench train strength lint typecheck deploy clean
 
 all: test
 
-$(STAMP): requirements.txt pyproject.toml
+# The venv, the pinned packages, this package (editable), and the firmware's type stubs in
+# their own folder (requirements-stubs.txt says why).
+$(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . || $(BIN)/pip install --quiet --no-deps -e .
+	rm -rf $(TYPINGS)
+	$(BIN)/pip install --quiet --no-user --target $(TYPINGS) -r requirements-stubs.txt
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -36,14 +41,16 @@ train: $(STAMP)
 strength: $(STAMP)
 	$(BIN)/python bench/strength.py $(STRENGTH_ARGS)
 
-lint: $(STAMP)
+lint: typecheck
 	$(BIN)/ruff check firmware native host tests bench hardware
 
+# The host code as CPython code; the firmware as MicroPython code, against the rp2 stubs.
 typecheck: $(STAMP)
 	$(BIN)/mypy host/ledgammon
+	MYPYPATH=$(TYPINGS) $(BIN)/mypy --config-file mypy-firmware.ini --custom-typeshed-dir $(TYPINGS)
 
 deploy: $(STAMP)
 	$(BIN)/ledgammon deploy --port $(PORT)
 
 clean:
-	rm -rf $(VENV) build .pytest_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache

