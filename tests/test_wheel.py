@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import shutil
 import signal
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,10 +50,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with the wheel and its `sim` and `picture` extras (from the registry)."""
+    """A fresh venv with the wheel and its `sim`, `picture` and `deploy` extras (from the
+    registry: PyPI, or pip's cache of it)."""
     env = tmp_path_factory.mktemp("venv") / "v"
     _run([sys.executable, "-m", "venv", str(env)])
-    _run([str(env / "bin" / "pip"), "install", "-q", "%s[sim,picture]" % wheel])
+    _run([str(env / "bin" / "pip"), "install", "-q", "%s[sim,picture,deploy]" % wheel])
     return env
 
 
@@ -141,6 +145,56 @@ def test_the_installed_simulator_plays_from_another_directory(
     assert "Position ID: " in ledgammon("export", "game.mat")
     assert (elsewhere / "game.mat").is_file()
     assert (elsewhere / "flash").is_dir()  # the flash the simulator was told, not the package
+
+
+def test_the_installed_play_draws_the_board_and_rolls(venv: Path, elsewhere: Path) -> None:
+    """`ledgammon play` on a terminal (a pty): its own simulator, the board drawn, `r` rolls,
+    `q` quits with exit code 0."""
+    env = dict(_clean_env(elsewhere), TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
+               COLUMNS="80", LINES="24")
+    master, slave = pty.openpty()
+    os.set_blocking(master, False)
+    cmd = [str(venv / "bin" / "ledgammon"), "play", "--flash", "flash", "--seed", "3"]
+    proc = subprocess.Popen(cmd, cwd=elsewhere, env=env, stdin=slave, stdout=slave,
+                            stderr=slave, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def wait_for(text: bytes, limit: float = 20.0) -> bool:
+        nonlocal seen
+        end = time.monotonic() + limit
+        while text not in seen and time.monotonic() < end:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+        return text in seen
+
+    try:
+        assert wait_for(b"opening roll"), seen[-800:]
+        os.write(master, b"r")
+        assert wait_for(b"select a checker"), seen[-800:]
+        os.write(master, b"q")
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+def test_the_installed_deploy_compiles_the_firmware_it_carries(
+    venv: Path, elsewhere: Path
+) -> None:
+    cmd = [str(venv / "bin" / "ledgammon"), "deploy", "--port", "/dev/ttyACM9", "--dry-run",
+           "--build", "out"]
+    out = _run(cmd, cwd=elsewhere, env=_clean_env(elsewhere)).stdout
+    assert "fs cp -r" in out
+    built = elsewhere / "out" / "firmware-pico"
+    assert (built / "main.py").is_file() and (built / "weights.bin").is_file()
+    assert (built / "control" / "controller.mpy").read_bytes()[:1] == b"M"
+    assert (built / "kernels" / "movegen.mpy").is_file()
 
 
 def test_an_editable_install_uses_the_checkout(
