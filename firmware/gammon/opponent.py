@@ -1,9 +1,14 @@
-# The board's own player: ranks the legal plays with the network and picks one by level.
+# The board's own player: ranks the legal plays with the network and picks one by level, in
+# slices, so the board's loop keeps turning (LEDs, buttons, serial) while it thinks.
 # "strong" looks one roll ahead on its closest candidates; "easy" plays a sensible move
-# picked at random among the near-best ones. Work is bounded by a count of evaluations,
-# not by a clock, so a choice is repeatable and never stalls the game.
+# picked at random among the near-best ones. Work is bounded by a count of evaluations, not
+# by a clock, so a choice is repeatable, the slowest one is known and a slice is the same
+# amount of work on every board (SLICE evaluations: ~0.2 ms on the unix port, ~40 ms on an
+# RP2040, where the whole strong choice takes 0.6 s on average and 1.8 s at worst).
+from array import array
+
 from kernels.compat import const
-from kernels.movegen import play_codes
+from kernels.movegen import _ZERO_CHUNK, _keys, search
 from kernels.net import _play, _won  # noqa: F401 (tests use _play from here)
 
 from .play import Play, check_dice
@@ -13,7 +18,11 @@ _ONE = const(4096)  # one point of equity (kernels.net.PROB_ONE)
 _CANDIDATES = const(4)  # plays the look-ahead may reconsider
 _CLOSE = const(819)  # ... when within 0.2 points of the best at 0-ply
 BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
+SLICE = const(48)  # evaluations a slice may spend (Choice.step)
+_KEEPS = const(16)  # a slice's share for one call of a Choice's `keeps` (a step search)
 _EASY_NOISE = const(410)  # easy adds up to a tenth of a point of chance to each play
+_CHUNKS = const(8)  # 64-code chunks each list keeps between choices (512 plays)
+_MASK = const(63)
 _ROLLS = (
     (1, 1),
     (2, 2),
@@ -44,35 +53,213 @@ def _packed(dice):
     return (d1 | d2 << 3) if d1 >= d2 else (d2 | d1 << 3)
 
 
+def chance(seed):
+    """rand(n) in [0, n) for the easy level from a 16-bit `seed` (one draw of the board's
+    dice generator a choice): a small LCG (x * 75 + 74 mod 65537), so the hundreds of calls
+    of one choice allocate nothing and stay small ints on a 32-bit board."""
+    state = [seed & 0xFFFF]
+
+    def rand(n):
+        state[0] = (state[0] * 75 + 74) % 65537
+        return state[0] % n
+
+    return rand
+
+
+class Codes:
+    """Play codes in chunks of 64 kept from one search to the next (movegen's CodeList
+    interface: reset, grow, n), so a choice writes codes without allocating; chunks past
+    `keep` (a rare position with hundreds of plays) go back to the heap with trim()."""
+
+    def __init__(self, keep):
+        self.keep = keep
+        self.chunks = [array("i", _ZERO_CHUNK) for _ in range(keep)]
+        self.used = 1
+        self.n = 0
+
+    def reset(self):
+        self.used = 1
+        self.n = 0
+        return self.chunks[0]
+
+    def grow(self):
+        if self.used == len(self.chunks):
+            self.chunks.append(array("i", _ZERO_CHUNK))
+        self.used += 1
+        return self.chunks[self.used - 1]
+
+    def append(self, code):
+        if self.n and not self.n & _MASK:
+            self.grow()
+        self.chunks[self.used - 1][self.n & _MASK] = code
+        self.n += 1
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return self.chunks[i >> 6][i & _MASK]
+
+    def trim(self):
+        del self.chunks[self.keep :]
+
+
+class Choice:
+    """One choice made in slices: each step() spends about SLICE evaluations and returns
+    True once `play` is known (None: nothing can move). One choice at a time per Opponent:
+    a choice interrupted by another (a hint, a test) starts again at its next step."""
+
+    def __init__(self, opp, position, dice, level, rand, keeps):
+        self.opp = opp
+        self.position = position
+        self.dice = dice
+        self.level = level
+        self.rand = rand
+        self.keeps = keeps
+        self.play = None
+        self.done = False
+        self.slices = 0
+        self._gen = None
+
+    def step(self):
+        if self.done:
+            return True
+        opp = self.opp
+        if opp.current is not self or self._gen is None:
+            opp.current = self
+            self._gen = opp._choose(self)
+        opp.left = SLICE
+        self.slices += 1
+        try:
+            next(self._gen)
+        except StopIteration:
+            self.done = True
+        except Exception:
+            self._gen = None  # a retry starts again
+            raise
+        if self.done:
+            self._gen = None
+            opp.current = None
+            opp.codes.trim()
+            opp.second.trim()
+        return self.done
+
+
 class Opponent:
-    """Chooses plays for a side; `evaluations` counts the network calls of the last choice."""
+    """Chooses plays for a side; `evaluations` counts the network calls of the last choice.
+    Its boards and play-code lists are made once, with it."""
 
     def __init__(self, net):
         self.net = net
-        self.board = bytearray(50)
+        self.start = bytearray(50)  # the position chosen for
+        self.board = bytearray(50)  # a candidate's result, the other side on roll
         self.after = bytearray(50)
+        self.codes = Codes(_CHUNKS)
+        self.second = Codes(_CHUNKS)  # the other order of the dice
         self.evaluations = 0
+        self.left = 0  # evaluations the slice under way may still spend
+        self.current = None  # the Choice under way
 
-    def best(self, board, dice, keep, rand=None, noise=0):
-        """The `keep` best [(equity, code)] of `dice` on 50-byte `board`, best first.
+    def think(self, position, dice, level="strong", rand=None, keeps=None):
+        """A Choice of the play this level makes, to be made by its step() calls.
 
-        Equities (4096 = one point) are for the mover; with `noise`, each play's score is
-        moved by a random amount below it (the easy level's judgement).
+        `rand(n)` gives a number below n (chance()) for the easy level. With `keeps(code)`
+        (the level then does not matter) the choice is the best play at 0-ply that `keeps`
+        accepts: a play that keeps the steps already made.
         """
-        codes = play_codes(board, dice)
-        dice = _packed(dice)
+        if level not in LEVELS:
+            raise ValueError("unknown level %r" % (level,))
+        return Choice(self, position, check_dice(dice), level, rand, keeps)
+
+    def choose(self, position, dice, level="strong", rand=None):
+        """The Play this level makes, or None when nothing can move: a Choice in one go."""
+        c = self.think(position, dice, level, rand)
+        while not c.step():
+            pass
+        return c.play
+
+    def play_codes(self, board, dice):
+        """movegen.play_codes into this opponent's kept lists (the same codes, same order)."""
+        d1, d2 = dice
+        out = self.codes
+        if d1 == d2:
+            if search(board, (d1, d1, d1, d1), out) <= 0:
+                out.reset()
+            return out
+        hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+        _keys[0] = 0
+        best1 = search(board, (hi, lo), out, 0)
+        second = self.second
+        best2 = search(board, (lo, hi), second, 1)
+        if best1 == 2:
+            if best2 == 2:
+                for i in range(len(second)):
+                    out.append(second[i])
+            return out
+        if best2 == 2 or (best1 < 1 and best2 == 1):
+            out.reset()
+            for i in range(len(second)):
+                out.append(second[i])
+        elif best1 < 1:
+            out.reset()  # no move at all
+        return out  # with one die only, the larger when it can be played
+
+    def _choose(self, c):
+        """The choice as a generator: it yields whenever the slice's evaluations are spent."""
+        self.evaluations = 0
+        start = self.start
+        start[:] = c.position.key()
+        dice = c.dice
+        top = []
+        if c.keeps is not None:
+            yield from self._rank(start, dice, top, 1, None, 0, c.keeps)
+        elif c.level == "easy":
+            noise = _EASY_NOISE if c.rand else 0
+            yield from self._rank(start, dice, top, 1, c.rand, noise, None)
+        else:
+            yield from self._rank(start, dice, top, _CANDIDATES, None, 0, None)
+            if top:
+                best_eq, best = top[0]
+                close = 1
+                while close < len(top) and top[close][0] >= best_eq - _CLOSE:
+                    close += 1
+                if close > 1:
+                    best_eq = -4 * _ONE
+                    for i in range(close):
+                        budget = BUDGET - self.evaluations
+                        eq = yield from self._ahead(start, dice, top[i][1], budget)
+                        if eq is None:
+                            break
+                        if eq > best_eq:
+                            best_eq, best = eq, top[i][1]
+                top[0] = (best_eq, best)
+        c.play = Play(c.position, dice, top[0][1]) if top else None
+
+    def _rank(self, board, dice, top, keep, rand, noise, keeps):
+        """Into `top`: the `keep` best (equity, code) of `dice` on 50-byte `board`, best
+        first; with `keeps`, the best play it accepts. Equities (4096 = one point) are for
+        the mover; with `noise`, each play's score is moved by rand(noise) (easy)."""
+        codes = self.play_codes(board, dice)
+        packed = _packed(dice)
         net = self.net
         net.set_base(board, 25)
         after = net.after
-        top = []
         for i in range(len(codes)):
+            if self.left <= 0:
+                yield
+            self.left -= 1
             code = codes[i]
-            _play(after, board, code, dice)
+            _play(after, board, code, packed)
             won = _won(after, 0)
             eq = won * _ONE if won else -net.equity_after()
             if noise:
                 eq += rand(noise)
-            if len(top) < keep or eq > top[-1][0]:
+            if keeps is not None:
+                if not top or eq > top[0][0]:
+                    self.left -= _KEEPS
+                    if keeps(code):
+                        top[:] = [(eq, code)]
+            elif len(top) < keep or eq > top[-1][0]:
                 j = len(top)
                 while j and top[j - 1][0] < eq:
                     j -= 1
@@ -80,9 +267,8 @@ class Opponent:
                 if len(top) > keep:
                     top.pop()
         self.evaluations += len(codes)
-        return top
 
-    def look_ahead(self, board, dice, code, budget):
+    def _ahead(self, board, dice, code, budget):
         """Mean equity after the opponent's best 0-ply reply to each of the 21 rolls, or
         None when that would take more than `budget` evaluations."""
         after = self.after
@@ -99,9 +285,12 @@ class Opponent:
         total = 0
         spent = 0
         for r in range(21):
+            if self.left <= 0:
+                yield
             roll = _ROLLS[r]
-            codes = play_codes(swapped, roll)
+            codes = self.play_codes(swapped, roll)
             n = len(codes)
+            self.left -= 1  # the search of the replies
             if spent + (n or 1) > budget:
                 self.evaluations += spent
                 return None
@@ -112,6 +301,9 @@ class Opponent:
                 best = 3 * _ONE
                 packed = _packed(roll)
                 for i in range(n):
+                    if self.left <= 0:
+                        yield
+                    self.left -= 1
                     _play(reply, swapped, codes[i], packed)
                     won = _won(reply, 0)
                     value = -won * _ONE if won else net.equity_after()
@@ -120,36 +312,6 @@ class Opponent:
             total += best if r < 6 else 2 * best
         self.evaluations += spent
         return total // 36
-
-    def choose(self, position, dice, level="strong", rand=None):
-        """The Play this level makes, or None when nothing can move.
-
-        `rand(n)` gives a number below n (the board's dice generator) for the easy level.
-        """
-        if level not in LEVELS:
-            raise ValueError("unknown level %r" % (level,))
-        dice = check_dice(dice)
-        self.evaluations = 0
-        start = bytearray(position.key())
-        if level == "easy":
-            top = self.best(start, dice, 1, rand, _EASY_NOISE if rand else 0)
-            return Play(position, dice, top[0][1]) if top else None
-        top = self.best(start, dice, _CANDIDATES)
-        if not top:
-            return None
-        best_eq, best = top[0]
-        close = 1
-        while close < len(top) and top[close][0] >= best_eq - _CLOSE:
-            close += 1
-        if close > 1:
-            best_eq = -4 * _ONE
-            for i in range(close):
-                eq = self.look_ahead(start, dice, top[i][1], BUDGET - self.evaluations)
-                if eq is None:
-                    break
-                if eq > best_eq:
-                    best_eq, best = eq, top[i][1]
-        return Play(position, dice, best)
 
 
 _shared = None

@@ -5,8 +5,8 @@
 import gc
 
 import fakes
-from control.autoplay import weights_path
 from control.boot import boot
+from control.loader import weights_path
 from display.view import TARGET_DICE, target_of
 from gammon.dice import Dice, SeededBytes
 from gammon.opponent import shared
@@ -253,23 +253,55 @@ def test_a_person_takes_over_a_side_in_the_middle_of_its_play():
 
 
 class Broken:
-    """A chooser that fails, as a missing weight file or a bug would."""
+    """A chooser whose first `fails` choices fail after a few slices of thinking, as a bug
+    or a MemoryError would; `real` makes the later ones."""
 
-    def choose(self, position, dice, level="strong", rand=None):
-        raise OSError("no weights")
+    def __init__(self, fails=1000, real=None):
+        self.fails = fails
+        self.real = real
+        self.slices = 0
 
-    def best(self, board, dice, keep, rand=None, noise=0):
-        raise OSError("no weights")
+    def think(self, position, dice, level="strong", rand=None, keeps=None):
+        if self.fails <= 0:
+            return self.real.think(position, dice, level, rand, keeps)
+        self.fails -= 1
+        self.slices = 0
+        return self
+
+    def step(self):
+        self.slices += 1
+        if self.slices > 2:
+            raise OSError("no weights")
+        return False
 
 
-def test_a_failing_choice_plays_the_first_legal_play():
+def test_a_failing_choice_is_reported_and_the_side_goes_back_to_a_person():
+    """No quiet first legal play: the error says so, the LEDs flag it, the setting and
+    `state` show the side as a person's, and the person finishes the game."""
     ctl, watch = make(["human", "board"], seed=15, pace=40, expect=False)
     ctl.bot.opp = Broken()
     run(ctl, watch, person)
-    internal = [e for e in watch.errors if e["code"] == "internal"]
-    assert internal and len(internal) == watch.board_plays  # reported, every time
-    assert "no weights" in internal[0]["message"]
-    assert len(watch.errors) == len(internal) and ctl.game.phase == OVER
+    assert [e["code"] for e in watch.errors] == ["no_player"], watch.errors
+    assert "no weights" in watch.errors[0]["message"]
+    assert watch.board_plays == 0 and ctl.game.phase == OVER
+    assert ctl.settings.players == ["human", "human"] and ctl.bot is None
+    assert ctl.view.error == 2 and ctl.state(False)["bot"] is None
+    assert ctl.state(False)["settings"]["players"] == ["human", "human"]
+    fakes.done(ctl)
+
+
+def test_board_against_board_gives_back_only_the_failing_side():
+    ctl, watch = make(["board", "board"], seed=16, pace=40, expect=False)
+    g = ctl.game
+    run(ctl, watch, until=lambda c: len(g.codes) >= 2 and g.phase == MOVE)
+    side = g.turn
+    ctl.bot.opp = Broken(1, ctl.bot.opp)
+    run(ctl, watch, person)  # the person plays the failing side from then on
+    assert [e["code"] for e in watch.errors] == ["no_player"]
+    players = ["board", "board"]
+    players[side] = "human"
+    assert ctl.settings.players == players and ctl.bot is not None
+    assert g.phase == OVER
     fakes.done(ctl)
 
 

@@ -3,7 +3,7 @@
 import gc
 
 import fakes
-from control.autoplay import weights_path
+from control.loader import weights_path
 from display.view import TARGET_DICE, target_of
 from gammon.notation import find_play, parse_steps
 from gammon.opponent import shared

@@ -1,7 +1,7 @@
 # The protocol and the board's own player: `config` of players and level, `state`'s "bot",
 # the `hint` request, the board's steps as events while a person's requests are refused.
 import fakes
-from control.autoplay import weights_path
+from control.loader import weights_path
 from display.view import target_of
 from gammon.opponent import shared
 from wire import ask, make, one, snap

@@ -1,0 +1,57 @@
+# Works out, in slices, what the board plays now and the single steps still to make: the
+# level's choice, or, when that play does not keep the steps already made (after a power
+# cut in an easy play, a person's steps before a hint), the best play at 0-ply that does.
+from gammon.play import Play
+
+from control.order import fit
+
+
+class Plan:
+    """step() does one slice (about opponent.SLICE evaluations); once it returns True,
+    `play` is the Play and `hops` its single steps still to make, [(frm, to)] in an order
+    the turn takes. Raises when the choice fails (a bug, no memory)."""
+
+    def __init__(self, opp, game, level, rand=None):
+        self.opp = opp
+        self.game = game
+        t = game.turn_state
+        self.made = [(s[0], s[1]) for s in t.steps]
+        self.choice = opp.think(game.position, game.dice, level, rand)
+        self.keeping = False  # the second choice: among the plays that keep the steps
+        self.play = None
+        self.hops = None
+        self._kept = None
+
+    def step(self):
+        c = self.choice
+        if not c.step():
+            return False
+        if c.play is None:
+            raise ValueError("no legal play to choose from")
+        g = self.game
+        if self.keeping:
+            hops = self._kept
+        else:
+            hops = fit(g.turn_state, c.play, self.made)
+            if hops is None:
+                self.keeping = True
+                self.choice = self.opp.think(g.position, g.dice, "strong", None, self._keeps)
+                return False
+        self.play = c.play
+        self.hops = hops
+        return True
+
+    def _keeps(self, code):
+        """Whether the play `code` keeps the steps made (its steps still to make kept)."""
+        g = self.game
+        hops = fit(g.turn_state, Play(g.position, g.dice, code), self.made)
+        if hops is None:
+            return False
+        self._kept = hops
+        return True
+
+    def finish(self):
+        """Every slice at once (HINT, which answers at once); returns self."""
+        while not self.step():
+            pass
+        return self
