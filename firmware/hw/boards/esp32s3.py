@@ -2,6 +2,8 @@
 # Espressif ESP32-S3-DevKitC-1; pins, LED chain, buttons and supply of that board.
 NAME = "esp32s3"
 PLATFORM = "esp32"  # sys.platform on that board
+CHIP = "ESP32S3"  # in os.uname().machine on that board
+MPY_ARCH = "xtensawin"  # mpy-cross -march of its native code
 LED_PIN = 4
 LED_ORDER = "GRB"
 LEDS_PER_POINT = 15

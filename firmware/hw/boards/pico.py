@@ -2,6 +2,8 @@
 # Raspberry Pi Pico (RP2040); pins, LED chain, buttons and supply of that board.
 NAME = "pico"
 PLATFORM = "rp2"  # sys.platform on that board
+CHIP = "RP2040"  # in os.uname().machine on that board
+MPY_ARCH = "armv6m"  # mpy-cross -march of its native code
 LED_PIN = 16
 LED_ORDER = "GRB"
 LEDS_PER_POINT = 15
