@@ -23,7 +23,8 @@ import sys
 from . import resources
 from .errors import DeployError
 
-ARCH = {"pico": "armv6m", "esp32s3": "xtensawin"}  # mpy-cross -march per board module
+# mpy-cross -march per board module (hardware/board.json's mpy_arch; tests check they agree)
+ARCH = {"pico": "armv6m", "pico2": "armv7emsp", "esp32s3": "xtensawin"}
 SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
 HOST_ONLY = ("sim_main.py",)
 DATA = (".bin",)  # copied unchanged: the weights of the board's own player (autoplay.py)
