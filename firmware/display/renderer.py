@@ -211,7 +211,7 @@ class Renderer:
         return True
 
     def _finish(self):
-        """Supply limiter, then write."""
+        """Supply limiter, then write; False when the strip could not take the frame yet."""
         buf = self.strip.buf
         n = self.count
         # power.frame_current_ma's model (tests/firmware check they agree) on a fast sum:
@@ -220,8 +220,10 @@ class Renderer:
         self.scale = power.limit_scale(current, self._budget, n * self._idle)
         if self.scale < _ONE:
             dim(buf, n * 3, self.scale)
+        if self.strip.write() is False:  # a frame still on the wire (PioStrip): next time
+            self._fresh = True
+            return False
         self._fresh = False
-        self.strip.write()
         self.writes += 1
         return True
 

@@ -34,6 +34,7 @@ class SelfTest:
         self.step = _NONE  # 0-2 colours, 3.. segments, _BUTTONS
         self.echo = ()  # segments lit by the last press
         self.writes = 0
+        self.pending = False  # a frame the strip could not take yet
 
     def start(self, now_ms):
         self.start_ms = now_ms
@@ -58,6 +59,8 @@ class SelfTest:
             return True
         step = self._step_at(now_ms)
         if step == self.step or self.step == _BUTTONS or 0 <= step < self.step:
+            if self.pending:  # the strip was still sending the last frame: now
+                return self._write()
             return False  # the steps only go forward
         self.step = step
         if step == _BUTTONS:
@@ -82,8 +85,7 @@ class SelfTest:
             self._segment(name, 2)
             base = first if direction > 0 else first + count - 1
             self._set(base, 0)
-        self._write()
-        return True
+        return self._write()
 
     def press(self, name, now_ms):
         """A button event: echoed on `out` always, on the LEDs once the segments are done."""
@@ -107,8 +109,11 @@ class SelfTest:
             self._segment(name, 1)
 
     def _write(self):
-        self.strip.write()
-        self.writes += 1
+        """True when the strip took the frame; a busy strip (PioStrip) leaves it pending."""
+        self.pending = self.strip.write() is False
+        if not self.pending:
+            self.writes += 1
+        return not self.pending
 
     def _set(self, i, colour):
         """LED i in colour 0 red, 1 green, 2 blue (-1 dark)."""

@@ -1,35 +1,69 @@
 # The one file that makes hardware objects: pins, the LED strip, the watchdog, flash, entropy.
 #
 # Everything else takes these through constructors, so the simulator and the tests pass fakes
-# to the same code. Only imported on a board (or with fake `machine` and `neopixel` modules).
+# to the same code. Only imported on a board (or with fake `machine`, `neopixel` and `rp2`).
 import os
 import sys
 
 import machine
 import neopixel
 
+from hw.boards import TARGETS
 from hw.inputs import DirectKeys, MatrixKeys
 from hw.output import NeoPixelStrip
 
-BOARDS = ("pico", "esp32s3")  # firmware/hw/boards/<name>.py, tried in turn
 WDT_MS = 8000  # the RP2040's longest is 8388 ms
 NO_WDT = "nowdt"  # a file of this name at the root: no watchdog (development)
+LED_SM = 0  # the PIO state machine that drives the LEDs on an RP2 (PIO0, machine 0)
 
 
-def board_module(platform=None):
-    """The board module whose PLATFORM is this sys.platform (or `platform`)."""
+def machine_name():
+    """os.uname().machine: it names the chip ("Raspberry Pi Pico 2 with RP2350"), where
+    sys.platform is "rp2" for the RP2040 and the RP2350 alike."""
+    try:
+        return os.uname().machine
+    except (AttributeError, OSError):
+        return ""
+
+
+def board_name(platform=None, machine=None):
+    """The board module for this sys.platform (or `platform`): of several for one platform
+    (pico, pico2), the one whose chip the machine name contains, else the first."""
     platform = platform or sys.platform
-    for name in BOARDS:
-        full = "hw.boards." + name
-        module = __import__(full, None, None, ("PLATFORM",))
-        if module.PLATFORM == platform:
-            return module
-        del sys.modules[full]  # keep only the board in use on the heap
+    machine = machine_name() if machine is None else machine
+    first = None
+    for name, plat, chip in TARGETS:
+        if plat == platform:
+            if chip in machine:
+                return name
+            if first is None:
+                first = name
+    if first is None:
+        raise OSError("no board module for platform %r" % platform)
+    return first
+
+
+def board_module(platform=None, machine=None):
+    """The board module itself (only that one is loaded: heap)."""
+    return __import__("hw.boards." + board_name(platform, machine), None, None, ("NAME",))
+
+
+def make_strip(board, pin):
+    """The LED output: PIO + DMA on an RP2 (no CPU time, interrupts on while a frame is sent);
+    neopixel elsewhere, and on an RP2 whose MicroPython lacks rp2.DMA or a free channel."""
+    if board.PLATFORM == "rp2":
+        sm = None
         try:
-            delattr(sys.modules["hw.boards"], name)
-        except (AttributeError, KeyError, TypeError):
-            pass
-    raise OSError("no board module for platform %r" % platform)
+            import rp2
+
+            from hw.pio_strip import PIO_HZ, PioStrip, program, tx_dreq
+
+            sm = rp2.StateMachine(LED_SM, program(rp2), freq=PIO_HZ, sideset_base=pin)
+            return PioStrip(sm, rp2.DMA(), board.LED_COUNT, tx_dreq(LED_SM))
+        except (ImportError, AttributeError, OSError, ValueError):
+            if sm is not None:
+                sm.active(0)
+    return NeoPixelStrip(neopixel.NeoPixel(pin, board.LED_COUNT))
 
 
 class Hardware:
@@ -58,8 +92,7 @@ class Hardware:
                 pins[name] = Pin(board.MINIMAL_PINS[name], Pin.IN, Pin.PULL_UP)
             self.pins = list(pins.values())
             self.keys = DirectKeys(pins, True)
-        np = neopixel.NeoPixel(Pin(board.LED_PIN, Pin.OUT), board.LED_COUNT)
-        self.strip = NeoPixelStrip(np)
+        self.strip = make_strip(board, Pin(board.LED_PIN, Pin.OUT))
         self.store = Store(root)
         self.dice = Dice(os.urandom)
         self.wdt = None
@@ -94,6 +127,6 @@ class Hardware:
         return self._timer
 
 
-def setup(layout=None, platform=None, root="/"):
-    """The Hardware of this board."""
-    return Hardware(board_module(platform), layout, root)
+def setup(layout=None, platform=None, root="/", machine=None):
+    """The Hardware of this board (`platform` and `machine`: this one's unless given)."""
+    return Hardware(board_module(platform, machine), layout, root)

@@ -24,7 +24,7 @@ class NeoPixelStrip:
         """Blank the LEDs (for main.py's cleanup)."""
         for i in range(len(self.buf)):
             self.buf[i] = 0
-        self.np.write()
+        self.write()
 
 
 class AdafruitStrip:
@@ -84,6 +84,7 @@ class AdafruitStrip:
             self.buf[i] = 0
         self.pixels.fill(0)
         self.pixels.show()
+        self.writes += 1
         for i in range(self.count):
             self._ints[i] = 0
 

@@ -376,7 +376,7 @@ def _on_fake_hw(test):
         test(root, machine)
     finally:
         sys.path.remove(d)
-        for name in ("machine", "neopixel", "hw.hardware_setup", "main"):
+        for name in ("machine", "neopixel", "rp2", "hw.hardware_setup", "main"):
             sys.modules.pop(name, None)
         fakes.rmtree(root)
 
@@ -394,7 +394,7 @@ def _check_setup(root, machine):
     assert [p.id for p in cols] == list(pico.MATRIX_COLS)
     assert all(p.pull == machine.Pin.PULL_UP for p in cols)
     assert isinstance(hw.keys, MatrixKeys) and hw.keys.scan() == 0
-    assert hw.strip.count == pico.LED_COUNT and hw.strip.np.pin.id == pico.LED_PIN
+    assert hw.strip.count == pico.LED_COUNT and hw.strip.sm.sideset_base.id == pico.LED_PIN
     assert 1 <= hw.dice.die() <= 6 and hw.store.root == root
     wdt = hw.make_wdt()
     assert wdt.timeout == 8000
@@ -446,7 +446,7 @@ def _check_main(root, machine):
     assert '"event":"roll"' in text and '"selftest"' not in text
     assert app.stopped and app.test is None and app.ctl.game.phase != OPENING
     assert hw.wdt.feeds >= 1 and hw._timer.period == 1000
-    assert not any(hw.strip.buf) and hw.strip.np.writes >= 2  # the game, then dark
+    assert not any(hw.strip.buf) and hw.strip.writes >= 2  # the game, then dark
 
     hw = hardware_setup.setup("minimal", "rp2", root)
     select = hw.keys.pins[hw.keys.names.index("SELECT")]

@@ -313,3 +313,74 @@ def test_heap_lock_no_allocation_in_any_kind_of_frame():
                 micropython.heap_unlock()
         assert sum(written) > KINDS * 6
         assert sum(scales) == KINDS * 8 * limited
+
+
+def _fake_rp2():
+    """tests/firmware/fake_hw/rp2.py (on CPython ahead of the rp2 type stubs)."""
+    if sys.implementation.name == "micropython":
+        import rp2  # tests/fake_hw is on the runner's path
+
+        return rp2
+    import os
+
+    d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_hw")
+    sys.path.insert(0, d)
+    sys.modules.pop("rp2", None)
+    try:
+        import rp2
+    finally:
+        sys.path.remove(d)
+    return rp2
+
+
+def test_the_renderer_on_pio_and_dma_resends_a_frame_the_strip_was_busy_for():
+    from hw.pio_strip import PioStrip, program, tx_dreq
+
+    rp2 = _fake_rp2()
+    clock = [0]
+    sm = rp2.StateMachine(0, program(rp2), freq=8000000, sideset_base=pico.LED_PIN)
+    dma = rp2.DMA()
+    dma.record = True
+    strip = PioStrip(sm, dma, pico.LED_COUNT, tx_dreq(0), lambda: clock[0])
+    plain = FakeStrip(pico.LED_COUNT, pico.LED_ORDER)
+    r, rp = Renderer(pico, strip), Renderer(pico, plain)
+    v = View()
+    start(v)
+
+    def sent_is(fake):
+        w = dma.sent
+        return all(
+            w[4 * i + 3] == fake.frame[3 * i] and w[4 * i + 2] == fake.frame[3 * i + 1]
+            and w[4 * i + 1] == fake.frame[3 * i + 2] and w[4 * i] == 0
+            for i in range(pico.LED_COUNT)
+        )  # fmt: skip
+
+    assert r.render(v, 0) and rp.render(v, 0) and sent_is(plain)
+    clock[0] += strip.frame_us
+    dma.busy_polls = 1  # the next frame comes while this one is still being sent
+    v.pts0[6] = 4
+    assert r.render(v, 20)
+    clock[0] += strip.frame_us
+    v.pts0[6] = 3
+    assert not r.render(v, 40) and strip.pending and r.writes == 2
+    assert r.render(v, 60) and rp.render(v, 60) and sent_is(plain)  # unchanged, yet sent
+    assert not r.render(v, 60) and dma.transfers == 3 == strip.writes == r.writes
+    assert dma.starts_while_active == 0 and dma.torn == 0
+    mp = sys.implementation.name == "micropython"
+    if mp:
+        import micropython
+    dma.record = False
+    dma.busy_polls = 0
+    written = 0
+    if mp:
+        micropython.heap_lock()
+    try:
+        for i in range(KINDS * 4):
+            now = 100 + i * 70
+            clock[0] += strip.frame_us
+            scene(v, i % KINDS, now)
+            written += r.render(v, now)
+    finally:
+        if mp:
+            micropython.heap_unlock()
+    assert written > KINDS * 3 and strip.writes == 3 + written

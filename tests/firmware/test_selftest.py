@@ -127,3 +127,33 @@ def test_other_board_and_stop():
     assert len(_lit(strip)) == esp32s3.LED_COUNT
     test.stop()
     assert _lit(strip) == []
+
+
+class BusyStrip(NullStrip):
+    """A strip still sending its last frame for the next `busy` writes (as PioStrip is)."""
+
+    def __init__(self, count):
+        super().__init__(count)
+        self.busy = 0
+        self.frames = []
+
+    def write(self):
+        if self.busy:
+            self.busy -= 1
+            return False
+        self.writes += 1
+        self.frames.append(bytes(self.buf[:3]))
+        return True
+
+
+def test_a_frame_the_strip_was_busy_for_is_sent_at_the_next_tick():
+    strip = BusyStrip(pico.LED_COUNT)
+    test = SelfTest(pico, strip, [].append)
+    test.start(0)
+    strip.busy = 1
+    assert not test.tick(COLOUR_MS) and test.pending and strip.writes == 1  # green refused
+    assert test.tick(COLOUR_MS + 20) and not test.pending and strip.writes == 2
+    assert not test.tick(COLOUR_MS + 40) and strip.writes == 2  # then nothing more
+    level = test.level
+    assert strip.frames == [bytes((0, level, 0)), bytes((level, 0, 0))]  # GRB: red, green
+    assert test.writes == 2
