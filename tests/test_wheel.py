@@ -195,6 +195,7 @@ def test_the_installed_deploy_compiles_the_firmware_it_carries(
     assert (built / "main.py").is_file() and (built / "weights.bin").is_file()
     assert (built / "control" / "controller.mpy").read_bytes()[:1] == b"M"
     assert (built / "kernels" / "movegen.mpy").is_file()
+    assert not list(built.glob("sim_*"))  # the simulator's own modules stay on the host
 
 
 def test_an_editable_install_uses_the_checkout(

@@ -1,7 +1,7 @@
 """`ledgammon deploy`: compile the firmware with mpy-cross and copy it to a board with mpremote.
 
 Precompiled .mpy files load faster and need far less heap on the board than source compiled
-there. main.py stays source (MicroPython only runs main.py), sim_main.py is not shipped, and
+there. main.py stays source (MicroPython only runs main.py), sim_*.py is not shipped, and
 a stale X.py on the board beside a new X.mpy would shadow it (.py is found first), so those
 are removed before copying. The sources are the package's own copy of the firmware and
 kernels (resources.py), so an installed tool deploys the firmware it was built with. Data
@@ -26,7 +26,7 @@ from .errors import DeployError
 # mpy-cross -march per board module (hardware/board.json's mpy_arch; tests check they agree)
 ARCH = {"pico": "armv6m", "pico2": "armv7emsp", "esp32s3": "xtensawin"}
 SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
-HOST_ONLY = ("sim_main.py",)
+HOST_PREFIX = "sim_"  # sim_main.py, sim_timing.py: the simulator's own modules, host only
 DATA = (".bin",)  # copied unchanged: the weights of the board's own player (autoplay.py)
 
 
@@ -49,7 +49,8 @@ def sources(firmware: str | None = None) -> list[str]:
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for f in sorted(files):
             rel = os.path.relpath(os.path.join(folder, f), firmware)
-            if (f.endswith(".py") and rel not in HOST_ONLY) or f.endswith(DATA):
+            host_only = folder == firmware and f.startswith(HOST_PREFIX)
+            if (f.endswith(".py") and not host_only) or f.endswith(DATA):
                 out.append(rel)
     return out
 
