@@ -1,5 +1,5 @@
 # Plays given in notation (the protocol's `move`, a board player): applied step by step.
-from gammon.notation import find_play, parse_steps
+from gammon.notation import check_marks, find_play, parse_steps
 from model.game import MOVE, hop_text
 
 from control.errors import err
@@ -36,6 +36,7 @@ def move(ctl, text, now):
                 _steps(g, hops, made)
         else:
             _steps(g, hops, made)
+        check_marks(text, made)  # "24/23*" is refused when nothing was hit on 23
     except ValueError as exc:
         _undo(g, made)
         return False, err("illegal", str(exc))

@@ -82,8 +82,30 @@ def _net(froms, tos):
     return froms, tos
 
 
+def _marks_kept(marked, hits):
+    """Is every point marked with `*` (a sorted list) among the points hit (sorted)? A mark
+    where nothing is hit makes the play illegal; a missing mark is fine."""
+    hits = list(hits)
+    for p in marked:
+        if p not in hits:
+            return False
+        hits.remove(p)
+    return True
+
+
+def check_marks(text, steps):
+    """ValueError when `text` marks a hit (`*`) that the single steps made, ((frm, to, hit),
+    ...), did not make: `24/23*` where 23 was empty is not the step 24/23."""
+    marked = sorted(h for m in parse_moves(text) for h in m[2])
+    if not _marks_kept(marked, sorted(s[1] for s in steps if s[2])):
+        raise ValueError("nothing is hit where %s marks a hit" % text)
+
+
 def find_play(position, dice, text):
-    """The legal play of `dice` that `text` names; ValueError if none or it is ambiguous."""
+    """The legal play of `dice` that `text` names; ValueError if none or it is ambiguous.
+
+    The hits marked must be hits of the play (a mark where nothing is hit names no play);
+    unmarked hits are fine when only one play fits."""
     dice = check_dice(dice)
     moves = parse_moves(text)
     want = _net([m[0] for m in moves], [m[1] for m in moves])
@@ -92,7 +114,9 @@ def find_play(position, dice, text):
     for play in legal_plays(position, dice):
         steps = play.steps
         if _net([s[0] for s in steps], [s[1] for s in steps]) == want:
-            matches.append((play, sorted(s[1] for s in steps if s[2])))
+            hits = sorted(s[1] for s in steps if s[2])
+            if _marks_kept(marked, hits):
+                matches.append((play, hits))
     if not matches:
         raise ValueError("not a legal play of %d-%d: %s" % (dice[0], dice[1], text))
     if len(matches) == 1:

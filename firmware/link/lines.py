@@ -1,39 +1,61 @@
 # Bytes to lines and back for the serial protocol: one preallocated buffer, bounded, resyncing.
 #
-# LineReader cuts the byte stream at "\n" into a preallocated 512-byte buffer and hands each
-# complete line to a callback; it never grows. A line that overflows the buffer is reported
-# once (at the overflow) and the rest of it is discarded up to the next newline. A half line
+# LineReader cuts the byte stream at "\n" into a preallocated buffer of MAX_LINE bytes (and
+# one more for a "\r" before the newline, which does not count) and hands each complete line
+# to a callback; it never grows. A line that overflows is reported once (at the overflow) and
+# the rest of it is discarded up to the next newline, however late that comes. A half line
 # followed by more than TIMEOUT_MS of silence is dropped when the next bytes arrive (or when
-# `expire` is called). A Ctrl-C byte (0x03) at the start of a line (after carriage returns at
-# most) is the interrupt that mpremote and terminal programs send ("\r\x03"): it is reported
-# and the rest of that chunk is left alone, so the bytes after it reach the REPL.
+# `expire` is called).
+#
+# The escape to the REPL (docs/protocol.md) is recognised only as an exact sequence: after at
+# least QUIET_MS of silence, carriage returns at most, a Ctrl-C (0x03), then within WINDOW_MS
+# a carriage return, a Ctrl-A or a second Ctrl-C. That is what mpremote ("\r\x03" then
+# "\r\x01"), Thonny (Ctrl-C, then Ctrl-A or more Ctrl-Cs) and a person pressing Ctrl-C twice
+# send; a Ctrl-C anywhere else (binary garbage, a burst that merely contains "\n\x03") is an
+# ordinary bad byte. The bytes after the confirming one are left in the port for the REPL
+# (mpremote's Ctrl-A).
 import json
 
 from hw.ticks import ticks_diff
-from kernels.compat import const
+from kernels.compat import MICROPY, const
+from kernels.textcheck import bad_at
 
 MAX_LINE = const(512)
 _SEP = (",", ":")
 _STREAM_OVER = const(48)  # lists longer than this are written item by item
 TIMEOUT_MS = const(2000)  # a half line older than this is dropped
+QUIET_MS = const(100)  # silence before the escape
+WINDOW_MS = const(300)  # from its Ctrl-C to the byte that confirms it
+_MAX_ID = const(0x3FFFFFFF)
+_CR = const(13)
+_CTRL_A = const(1)
+_CTRL_C = const(3)
 
+
+def _confirms(c):
+    return c == _CR or c == _CTRL_A or c == _CTRL_C
 
 
 class LineReader:
     """Complete lines to `on_line(buf, n, now_ms)`; `on_long(buf, now_ms)` once per overlong
-    line (buf holds its first MAX_LINE bytes); `on_interrupt()` for Ctrl-C at a line start.
+    line (buf holds its first MAX_LINE bytes); `on_interrupt()` for the escape to the REPL.
 
-    The callbacks get the reader's own buffer: they must not keep it.
+    The callbacks get the reader's own buffer: they must not keep it. `n` is at most
+    MAX_LINE, or MAX_LINE + 1 when the last byte is a carriage return.
     """
 
     def __init__(self, on_line, on_long, on_interrupt, size=MAX_LINE, timeout_ms=TIMEOUT_MS):
-        self.buf = bytearray(size)
+        self.buf = bytearray(size + 1)
         self.mv = memoryview(self.buf)
         self.size = size
         self.timeout_ms = timeout_ms
         self.n = 0  # bytes of the current line in buf
         self.skipping = False  # discarding the rest of an overlong line
         self.last = 0  # ticks of the last byte of an unfinished line
+        self.seen = 0  # ticks of the last byte read
+        self.fresh = True  # nothing read yet: as after a silence
+        self.armed = False  # a Ctrl-C after silence: the next byte decides
+        self.armed_at = 0
         self.on_line = on_line
         self.on_long = on_long
         self.on_interrupt = on_interrupt
@@ -43,10 +65,10 @@ class LineReader:
         return self.n > 0 or self.skipping
 
     def expire(self, now_ms):
-        """Drops a half line that has waited longer than the timeout; True if one was."""
-        if self.pending() and ticks_diff(now_ms, self.last) > self.timeout_ms:
+        """Drops a half line that has waited longer than the timeout; True if one was. The
+        rest of an overlong line is not: that line was answered, its end is still awaited."""
+        if self.n > 0 and not self.skipping and ticks_diff(now_ms, self.last) > self.timeout_ms:
             self.n = 0
-            self.skipping = False
             self.dropped += 1
             return True
         return False
@@ -54,32 +76,36 @@ class LineReader:
     def feed(self, data, now_ms, n=-1):
         """Takes bytes (bytes or bytearray, the first n of them); returns the count consumed.
 
-        Fewer than n are consumed only after an interrupt: the caller leaves the rest.
+        Fewer than n are consumed only at the escape: the caller leaves the rest in the port.
         """
         if n < 0:
             n = len(data)
+        if n == 0:
+            return 0
         self.expire(now_ms)
+        quiet = self.fresh or ticks_diff(now_ms, self.seen) >= QUIET_MS
+        self.fresh = False
+        self.seen = now_ms
+        if self.armed:
+            self.armed = False
+            if ticks_diff(now_ms, self.armed_at) <= WINDOW_MS and _confirms(data[0]):
+                return self._interrupt(1)
+        if quiet:
+            k = 0
+            while k < n and data[k] == _CR:
+                k += 1
+            if k < n and data[k] == _CTRL_C:
+                if k + 1 == n:
+                    self.armed = True  # decided by the next byte (its Ctrl-C is data till then)
+                    self.armed_at = now_ms
+                elif _confirms(data[k + 1]):
+                    return self._interrupt(k + 2)
         i = 0
         while i < n:
             j = data.find(b"\n", i, n)
             end = n if j < 0 else j
-            c = data.find(b"\x03", i, end)
-            if c >= 0 and not self.skipping and _only_cr(self.buf, 0, self.n):
-                if _only_cr(data, i, c):
-                    self.n = 0
-                    self.on_interrupt()
-                    return c + 1
-            if not self.skipping:
-                take = end - i
-                room = self.size - self.n
-                if take > room:
-                    self.mv[self.n : self.size] = data[i : i + room]
-                    self.n = 0
-                    self.skipping = True
-                    self.on_long(self.buf, now_ms)
-                elif take:
-                    self.mv[self.n : self.n + take] = data[i:end]
-                    self.n += take
+            if not self.skipping and end > i:
+                self._take(data, i, end, now_ms)
             if j < 0:
                 break
             i = j + 1
@@ -92,13 +118,26 @@ class LineReader:
         self.last = now_ms
         return n
 
+    def _take(self, data, i, end, now_ms):
+        """Appends data[i:end] (no newline in it) to the line, or finds it overlong."""
+        m = self.n
+        take = end - i
+        room = self.size - m
+        if take <= room or (take == room + 1 and data[end - 1] == _CR):
+            self.mv[m : m + take] = data[i:end]  # a final "\r" may go one past the limit
+            self.n = m + take
+            return
+        if room > 0:
+            self.mv[m : self.size] = data[i : i + room]
+        self.n = 0
+        self.skipping = True
+        self.on_long(self.buf, now_ms)
 
-def _only_cr(buf, a, b):
-    """Are buf[a:b] all carriage returns (or none)? Stops at the first other byte."""
-    for k in range(a, b):
-        if buf[k] != 13:
-            return False
-    return True
+    def _interrupt(self, consumed):
+        self.n = 0
+        self.skipping = False
+        self.on_interrupt()
+        return consumed
 
 
 def _gen():
@@ -106,44 +145,116 @@ def _gen():
 
 
 _GENERATOR = type(_gen())
+_END = object()
+
+if MICROPY:
+
+    def _dumps(obj):
+        return json.dumps(obj, separators=_SEP)  # text as UTF-8, as CPython's below
+
+else:
+
+    def _dumps(obj):
+        return json.dumps(obj, separators=_SEP, ensure_ascii=False)
 
 
-def write_json(write, obj):
-    """Writes `obj` as one JSON line; a long list or a generator value (the legal plays) goes
-    out item by item, so no string of it all is ever built."""
+def _utf8(text):
+    """The text's bytes if they are valid UTF-8 JSON text, else None."""
+    try:
+        b = text.encode()
+    except UnicodeError:  # CPython: a lone surrogate
+        return None
+    return b if bad_at(b, 0, len(b) - (text[-1:] == "\n")) < 0 else None
+
+
+def encode(obj):
+    """The JSON line of `obj`, checked to be valid UTF-8 JSON (a line that would not be is
+    replaced by an `internal` error): bytes, or when a field is a long list or a generator
+    (the legal plays) a generator of the line's pieces, so no string of it all is built.
+    The generator has read that field's first item already (the plays are listed now)."""
     big = None
     for k in obj:
         v = obj[k]
         if type(v) is _GENERATOR or (isinstance(v, (list, tuple)) and len(v) > _STREAM_OVER):
             big = k
     if big is None:
-        write((json.dumps(obj, separators=_SEP) + "\n").encode())
-        return
-    # A long list (thousands of plays) goes out item by item: no string of it all.
+        line = _utf8(_dumps(obj) + "\n")
+        return line if line is not None else _substitute(obj)
     head = []
     for k in obj:
         if k != big:
-            head.append(json.dumps(k) + ":" + json.dumps(obj[k], separators=_SEP))
-    head.append(json.dumps(big) + ":[")
-    write(("{" + ",".join(head)).encode())
+            head.append(_dumps(k) + ":" + _dumps(obj[k]))
+    head.append(_dumps(big) + ":[")
+    text = _utf8("{" + ",".join(head))
+    if text is None:
+        return _substitute(obj)
+    it = iter(obj[big])
+    try:
+        item = next(it)
+    except StopIteration:
+        item = _END
+    except Exception:  # never expected: the listing failed
+        return _substitute(obj)
+    return _pieces(text, it, item)
+
+
+def _pieces(head, it, item):
+    yield head
     part = []
     size = 0
     first = True
     tail = "]}\n"
-    try:
-        for item in obj[big]:
-            s = json.dumps(item, separators=_SEP)
-            part.append(s if first else "," + s)
-            first = False
-            size += len(s) + 1
-            if size > 200:
-                write("".join(part).encode())
-                part = []
-                size = 0
-    except Exception as exc:  # never expected: end the line as valid JSON anyway
-        tail = '],"truncated":%s}\n' % json.dumps(repr(exc)[:60])
+    while item is not _END:
+        s = _dumps(item)
+        part.append(s if first else "," + s)
+        first = False
+        size += len(s) + 1
+        if size > 200:
+            yield _piece(part)
+            part = []
+            size = 0
+        try:
+            item = next(it)
+        except StopIteration:
+            item = _END
+        except Exception as exc:  # never expected: end the line as valid JSON anyway
+            tail = '],"truncated":%s}\n' % json.dumps(repr(type(exc))[:60])
+            item = _END
     part.append(tail)
-    write("".join(part).encode())
+    yield _piece(part)
+
+
+def _piece(part):
+    """The items of `part` as bytes; an item that is not valid text becomes null."""
+    out = _utf8("".join(part))
+    if out is not None:
+        return out
+    for i in range(len(part)):
+        if _utf8(part[i]) is None:
+            part[i] = ",null" if part[i][:1] == "," else "null"
+    return "".join(part).encode()
+
+
+def _substitute(obj):
+    """The line sent instead of one that would not be valid text (never expected)."""
+    if "event" in obj:
+        out = {"event": "error", "code": "internal", "message": "a line that is not text"}
+    else:
+        out = {"ok": False, "error": {"code": "internal", "message": "a reply that is not text"}}
+    rid = obj.get("id")
+    if isinstance(rid, int) and not isinstance(rid, bool) and -_MAX_ID <= rid <= _MAX_ID:
+        out["id"] = rid
+    return (_dumps(out) + "\n").encode()
+
+
+def write_json(write, obj):
+    """Writes `obj` as one JSON line to `write(bytes)` (a long list piece by piece)."""
+    line = encode(obj)
+    if isinstance(line, bytes):
+        write(line)
+        return
+    for piece in line:
+        write(piece)
 
 
 def guess_id(buf, n):

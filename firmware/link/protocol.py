@@ -8,6 +8,7 @@ import binascii
 import json
 
 from kernels.compat import const
+from kernels.textcheck import bad_at
 from model.settings import Settings
 
 from link.lines import MAX_LINE, LineReader, guess_id, write_json
@@ -41,18 +42,21 @@ def _is_int(x):
 
 
 class Protocol:
-    """Requests to `controller`, replies and events to `write(bytes)`.
+    """Requests to `controller`, replies and events to `write`: an Outbox (link/outbox.py:
+    whole lines queued for the serial task, dropped whole when the host stops reading) or
+    any callable taking bytes (tests: the lines are written at once).
 
     info: the `hello` facts: firmware, board, layout, leds, order. strip: the LED output
     whose `buf` is the frame (GRB bytes in chain order). selftest: a callable(now_ms) that
     starts the self-test, or None. stop: a callable run once when the host asks for the REPL
-    (the `repl` request, or Ctrl-C at the start of a line); `stopped` is then True.
+    (the `repl` request, or the escape that LineReader recognises); `stopped` is then True.
     """
 
     def __init__(self, controller, info, write, now_ms=0, strip=None, selftest=None, stop=None):
         self.ctl = controller
         self.info = info
         self.write = write
+        self.outbox = write if hasattr(write, "put") else None
         self.now = now_ms
         self.strip = strip
         self.selftest = selftest
@@ -84,10 +88,14 @@ class Protocol:
         rid = None
         try:
             try:
+                # MicroPython's decoder and parser accept invalid UTF-8 and raw control
+                # characters in strings: the bytes are checked first (see textcheck).
+                if bad_at(buf, start, n) >= 0:
+                    raise ValueError
                 req = json.loads(str(self.lines.mv[start:n], "utf-8"))
             except Exception:  # UnicodeError, ValueError, anything the parser throws
                 rid = guess_id(buf, n)
-                raise BadRequest("bad_json", "not a JSON line") from None
+                raise BadRequest("bad_json", "not a UTF-8 JSON line") from None
             if not isinstance(req, dict):
                 raise BadRequest("not_object", "a request is a JSON object")
             rid = req.get("id")
@@ -104,14 +112,14 @@ class Protocol:
             reply = self._error("internal", repr(exc)[:80])
         if rid is not None:
             reply["id"] = rid
-        self.send(reply)
+        self.send(reply, True)
 
     def _too_long(self, buf, now_ms):
         reply = self._error("too_long", "a line is at most %d bytes" % MAX_LINE)
         rid = guess_id(buf, MAX_LINE)
         if rid is not None:
             reply["id"] = rid
-        self.send(reply)
+        self.send(reply, True)
 
     def _interrupt(self):
         self.send({"event": "repl"})
@@ -141,8 +149,13 @@ class Protocol:
         out["event"] = "boot"
         return out
 
-    def send(self, obj):
-        write_json(self.write, obj)
+    def send(self, obj, reply=False):
+        """One line out; `reply`: a reply to a request (kept longer than events when the
+        host stops reading)."""
+        if self.outbox is not None:
+            self.outbox.put(obj, reply)
+        else:
+            write_json(self.write, obj)
 
     # requests
     def handle(self, req, now_ms):

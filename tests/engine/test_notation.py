@@ -166,3 +166,26 @@ def test_find_play_rejects():
     assert raises(find_play, p, (6, 2), "24-18")
     bar = pos({25: 1, 6: 5, 8: 3, 13: 6}, {3: 1, 6: 5, 8: 3, 13: 6})
     assert raises(find_play, bar, (3, 5), "13/10 13/8")  # the bar checker must enter first
+
+
+def test_a_hit_mark_where_nothing_is_hit_names_no_play():
+    """A mark `*` where nothing is hit is an illegal play; a missing mark is fine."""
+    from gammon.notation import check_marks
+
+    p = Position.start()
+    for text in ("24/20*", "24/23*/20", "24/21*/20", "24/21* 6/5", "8/5* 6/5", "8/5 6/5*"):
+        assert raises(find_play, p, (3, 1), text), text
+    assert str(find_play(p, (3, 1), "24/20")) == "24/20"
+    assert str(find_play(p, (3, 1), "8/5 6/5")) == "8/5 6/5"
+    # a blot on 23 (the opponent's point 2): the marked and the unmarked play differ
+    blot = pos({24: 2, 13: 5, 8: 3, 6: 5}, {2: 1, 6: 4, 8: 3, 13: 5, 24: 2})
+    hit = find_play(blot, (3, 1), "24/23*/20")
+    assert str(hit) == "24/23*/20" and [s[2] for s in hit.steps] == [True, False]
+    assert str(find_play(blot, (3, 1), "24/21/20")) == "24/20"  # the play without the hit
+    assert raises(find_play, blot, (3, 1), "24/21*/20")
+    assert raises(find_play, blot, (3, 1), "24/23/20*")
+    # single steps, as made
+    check_marks("24/23*", [(24, 23, True)])
+    check_marks("24/23", [(24, 23, True)])  # a missing mark is fine
+    assert raises(check_marks, "24/23*", [(24, 23, False)])
+    assert raises(check_marks, "24/23*/20", [(24, 23, False), (23, 20, True)])

@@ -2,6 +2,7 @@
 import json
 
 import fakes
+from kernels.textcheck import bad_at
 from link.protocol import Protocol
 
 INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
@@ -17,11 +18,16 @@ class Wire:
         self.chunks.append(bytes(b))
 
     def take(self):
-        """The JSON objects written since the last take (each line must parse)."""
+        """The JSON objects written since the last take: each line must be valid UTF-8 (the
+        strict check of the firmware's own textcheck, on either interpreter) and parse."""
         text = b"".join(self.chunks)
         self.chunks = []
         assert not text or text.endswith(b"\n"), text
-        return [json.loads(line) for line in text.split(b"\n")[:-1]]
+        out = []
+        for line in text.split(b"\n")[:-1]:
+            assert bad_at(line, 0, len(line)) < 0, line
+            out.append(json.loads(line.decode("utf-8")))
+        return out
 
 
 def make(seed=3):

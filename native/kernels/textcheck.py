@@ -1,0 +1,93 @@
+# The serial link's text check: strict UTF-8, and JSON's rules on control characters.
+#
+# MicroPython's decoder accepts overlong forms, encoded surrogates and code points above
+# U+10FFFF, its JSON parser accepts raw control characters inside strings and decodes
+# "\ud800" into bytes that are not UTF-8: a request line that passes this check has none of
+# that, so whatever the board echoes from it is valid UTF-8 JSON. The board's own lines are
+# checked with it too before they go out. Native code on the board (plain Python on CPython):
+# one pass, nothing allocated.
+from kernels.compat import MICROPY
+
+if MICROPY:  # not `import micropython`: Blinka has one
+    import micropython
+else:
+    from kernels.compat import emitters as micropython
+    from kernels.compat import ptr8
+
+
+@micropython.viper
+def bad_at(buf, a: int, b: int) -> int:
+    """The offset of the first byte of buf[a:b] that breaks the rules, or -1.
+
+    Rules: UTF-8 as RFC 3629 has it (shortest form, no surrogates, at most U+10FFFF); no
+    control character (below 0x20) inside a JSON string, and none outside one but tab and
+    carriage return; no `\\u` escape of a surrogate (D800-DFFF) inside a string.
+    """
+    p = ptr8(buf)
+    i = a
+    instr = 0  # inside a JSON string
+    esc = 0  # in a string: 1 after a backslash, 2 after "\u", 3 after "\ud"
+    while i < b:
+        c = int(p[i])
+        if c < 0x80:
+            if c < 0x20:
+                if instr or (c != 9 and c != 13):
+                    return i
+            elif instr:
+                if esc == 0:
+                    if c == 0x5C:
+                        esc = 1
+                    elif c == 0x22:
+                        instr = 0
+                elif esc == 1:
+                    esc = 0
+                    if c == 0x75:  # "u"
+                        esc = 2
+                elif esc == 2:
+                    esc = 0
+                    if c == 0x64 or c == 0x44:  # "d" / "D"
+                        esc = 3
+                else:
+                    c |= 0x20  # lower case
+                    if c == 0x38 or c == 0x39 or (c >= 0x61 and c <= 0x66):
+                        return i - 3  # \uD8.. to \uDF..: a surrogate
+                    esc = 0
+            elif c == 0x22:
+                instr = 1
+            i += 1
+            continue
+        esc = 0
+        # a lead byte: how many continuation bytes, and the range of the first of them
+        lo = 0x80
+        hi = 0xBF
+        if c < 0xC2:
+            return i  # a continuation byte alone, or an overlong 2-byte form (C0, C1)
+        if c < 0xE0:
+            need = 1
+        elif c < 0xF0:
+            need = 2
+            if c == 0xE0:
+                lo = 0xA0  # overlong below
+            elif c == 0xED:
+                hi = 0x9F  # surrogates above
+        elif c < 0xF5:
+            need = 3
+            if c == 0xF0:
+                lo = 0x90  # overlong below
+            elif c == 0xF4:
+                hi = 0x8F  # above U+10FFFF
+        else:
+            return i
+        if i + need >= b:
+            return i  # cut short
+        d = int(p[i + 1])
+        if d < lo or d > hi:
+            return i
+        k = 2
+        while k <= need:
+            d = int(p[i + k])
+            if d < 0x80 or d > 0xBF:
+                return i
+            k += 1
+        i += need + 1
+    return -1
