@@ -53,8 +53,9 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with the wheel and its `sim`, `picture` and `deploy` extras (from the
     registry: PyPI, or pip's cache of it)."""
     env = tmp_path_factory.mktemp("venv") / "v"
-    _run([sys.executable, "-m", "venv", str(env)])
-    _run([str(env / "bin" / "pip"), "install", "-q", "%s[sim,picture,deploy]" % wheel])
+    _run([sys.executable, "-m", "venv", "--without-pip", str(env)])  # this pip installs
+    pip = [sys.executable, "-m", "pip", "--python", str(env / "bin" / "python")]
+    _run(pip + ["install", "-q", "--no-compile", "%s[sim,picture,deploy]" % wheel])
     return env
 
 
