@@ -4,6 +4,12 @@ import os
 GAME = "game.json"
 SETTINGS = "settings.json"
 TMP = ".tmp"  # NAME.tmp: a save being written
+# The largest file that is read back as a save (control/boot.py keeps a larger one aside
+# unread). A game's save is 131 bytes + ~9 a turn: 2 KB is a very long game; a match
+# holding several games fits many times over. Also the largest save written, so the board
+# never writes a save it would refuse at the next power-on.
+MAX_SAVE = 16384
+_EFBIG = 27  # errno: a save over MAX_SAVE is refused
 
 
 class Store:
@@ -12,12 +18,14 @@ class Store:
     A save writes NAME.tmp and renames it over NAME, so at every instant NAME holds a
     whole save and a power cut loses at most the save being written. Where rename does
     not replace a file (FAT) the old one is removed first; until the rename, the complete
-    NAME.tmp stands in for it. Reading back, checking and keeping bad files aside is done
-    at boot (control/boot.py: `read`, `quarantine`).
+    NAME.tmp stands in for it. A write that fails (a full filesystem: OSError ENOSPC)
+    leaves NAME as it was and raises; the caller reports it and goes on. Reading back,
+    checking and keeping bad files aside is done at boot (control/boot.py).
     """
 
-    def __init__(self, root="/"):
+    def __init__(self, root="/", opener=open):
         self.root = root
+        self.opener = opener  # open(path, mode): tests pass one whose files fill up
         self.writes = 0  # files written, for the measurements
         self.bytes_written = 0
 
@@ -26,29 +34,45 @@ class Store:
         return r + name if r.endswith("/") else r + "/" + name
 
     def write(self, name, text):
-        """Replaces file `name` by `text` (a str, or str pieces) atomically; returns its size."""
+        """Replaces file `name` by `text` (a str, or str pieces) atomically; returns its size.
+        OSError (NAME unchanged) when it cannot be written whole, or is over MAX_SAVE."""
         path = self.path(name)
         n = 0
-        with open(path + TMP, "w") as f:
-            if isinstance(text, str):
-                text = (text,)
-            for piece in text:
-                f.write(piece)
-                n += len(piece)
         try:
-            os.rename(path + TMP, path)
-        except OSError:  # a file system whose rename does not replace
-            try:
-                os.remove(path)
-            except OSError:
-                pass
-            os.rename(path + TMP, path)
+            with self.opener(path + TMP, "w") as f:
+                if isinstance(text, str):
+                    text = (text,)
+                for piece in text:
+                    n += len(piece)
+                    if n > MAX_SAVE:
+                        raise OSError(_EFBIG)
+                    f.write(piece)
+        except OSError:
+            _remove(path + TMP)  # the space it took back; NAME is still the last save
+            raise
+        self.finish(name)
         self.writes += 1
         self.bytes_written += n
         return n
+
+    def finish(self, name):
+        """Puts the complete NAME.tmp in place of NAME (the second half of a save)."""
+        path = self.path(name)
+        try:
+            os.rename(path + TMP, path)
+        except OSError:  # a file system whose rename does not replace
+            _remove(path)
+            os.rename(path + TMP, path)
 
     def save_game(self, text):
         return self.write(GAME, text)
 
     def save_settings(self, text):
         return self.write(SETTINGS, text)
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass

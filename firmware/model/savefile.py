@@ -1,5 +1,7 @@
 # The save format read back: a saved game replayed turn by turn and checked, saved settings
 # taken value by value. Needed only at boot: callers drop this module again (heap).
+# A save file is ASCII JSON (the board writes nothing else): a byte over 127 is not a save,
+# which also keeps invalid UTF-8 out of the strings read back and out of the error reported.
 import json
 
 from gammon.play import Play
@@ -11,7 +13,7 @@ from model.settings import KEYS, SETTINGS_VERSION
 
 def load_settings(settings, text):
     """Takes the valid settings of a saved file (a bad value keeps its default)."""
-    d = json.loads(text)
+    d = _json(text)
     if not isinstance(d, dict) or d.get("v") != SETTINGS_VERSION:
         raise ValueError("not a settings file of version %d" % SETTINGS_VERSION)
     for key in KEYS:
@@ -25,11 +27,18 @@ def load_settings(settings, text):
 def load(cls, text):
     """A `cls` (Game) from save `text`; ValueError when it is not a consistent, legal game."""
     try:
-        return _load(cls, json.loads(text))
+        return _load(cls, _json(text))
     except ValueError:
         raise
     except Exception as exc:  # a wrong type or a missing key anywhere
         raise ValueError("bad save: %r" % (exc,)) from None
+
+
+def _json(text):
+    """The JSON value of a save's text (str or bytes); ValueError when it is not ASCII JSON."""
+    if text and max(text) > (127 if isinstance(text, bytes) else "\x7f"):
+        raise ValueError("not a save: a byte that is not ASCII")
+    return json.loads(text)
 
 
 def _int(x, lo, hi):

@@ -71,23 +71,40 @@ def test_cut_after_every_save_of_a_whole_game():
     resume_every_save(settings, snaps, count, final, lambda k: k % 40 == 7)
 
 
-def test_cut_inside_a_save_resumes_the_step_before():
+def test_cut_inside_a_save_resumes_the_newest_whole_save():
+    """A cut while the tmp is written resumes the step before; a cut after the tmp is whole
+    (before its rename) resumes the tmp, the newer state, and finishes the rename."""
     settings, snaps, count, final = reference("full")
     for k in range(0, count - 1, 9):
         before = fakes.get(snaps, str(k))
         after = fakes.get(snaps, str(k + 1))
-        for tmp in (after[: len(after) // 2], after[:1], after):
-            # the new save half written, or whole but not yet renamed over game.json
+        for tmp in (after[: len(after) // 2], after[:1], after[:-1], after):
             gc.collect()
             root = fakes.tmpdir()
             fakes.put(root, SETTINGS, settings)
             fakes.put(root, GAME, before)
             fakes.put(root, GAME + ".tmp", tmp)
             ctl, rec = fakes.make(root)
-            assert ctl.boot_error is None and ctl.game.to_json() == before.decode(), k
+            newest = after if tmp == after else before
+            assert ctl.boot_error is None and ctl.game.to_json() == newest.decode(), k
             assert sorted(os.listdir(root)) == [GAME, SETTINGS]  # the leftover is gone
+            assert fakes.get(root, GAME) == newest
             fakes.done(ctl)
+            ctl = rec = None
+        # game.json cut short (or junk) beside the whole tmp: the tmp wins, nothing reported
+        for broken in (before[: len(before) // 2], b"", b"\xff" * 9):
+            gc.collect()
+            root = fakes.tmpdir()
+            fakes.put(root, SETTINGS, settings)
+            fakes.put(root, GAME, broken)
+            fakes.put(root, GAME + ".tmp", after)
+            ctl, rec = fakes.make(root)
+            assert ctl.boot_error is None and ctl.game.to_json() == after.decode(), k
+            assert sorted(os.listdir(root)) == [GAME, SETTINGS] and fakes.get(root, GAME) == after
+            fakes.done(ctl)
+            ctl = rec = None
         # FAT: the old file removed, the cut before the rename: the whole temp file counts
+        gc.collect()
         root = fakes.tmpdir()
         fakes.put(root, SETTINGS, settings)
         fakes.put(root, GAME + ".tmp", after)
