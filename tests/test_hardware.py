@@ -296,3 +296,44 @@ def test_micropython_runs_them_and_agrees_with_cpython(tmp_path):
     assert lines[0] == repr(expected)
     assert lines[1] == "%d %d %d" % (ma, scale, power.frame_current_ma(buf, n, 20, 1))
     assert lines[2] == repr(sorted(board("pico")["SEGMENTS"].items()))
+
+
+def _frozen_by_manifest():
+    """The files firmware/manifest.py freezes (relative to the repository), run with stand-ins
+    for the MicroPython build's manifest commands, which resolve paths as it does."""
+    here = FIRMWARE
+    out, includes = [], []
+
+    def package(name, files=None, base_path="."):
+        top = os.path.normpath(os.path.join(here, base_path, name))
+        assert os.path.isdir(top) and os.path.exists(os.path.join(top, "__init__.py")), top
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
+            out.extend(os.path.join(folder, n) for n in names if n.endswith(".py"))
+
+    def module(path, base_path="."):
+        full = os.path.normpath(os.path.join(here, base_path, path))
+        assert os.path.isfile(full), full
+        out.append(full)
+
+    stubs = {"package": package, "module": module, "include": includes.append}
+    runpy.run_path(os.path.join(FIRMWARE, "manifest.py"), stubs)
+    return sorted(os.path.relpath(p, ROOT) for p in out), includes
+
+
+def test_the_manifest_freezes_the_whole_firmware_and_its_kernels():
+    frozen, includes = _frozen_by_manifest()
+    assert includes == ["$(PORT_DIR)/boards/manifest.py"]  # the port's own modules stay
+    shipped = []
+    for root in (FIRMWARE, os.path.join(ROOT, "native")):
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
+            for n in names:
+                rel = os.path.relpath(os.path.join(folder, n), ROOT)
+                top = folder == FIRMWARE
+                if n.endswith(".py") and not (top and n in ("main.py", "manifest.py")):
+                    if not (top and n.startswith("sim_")):  # the simulator's, host-only
+                        shipped.append(rel)
+    assert frozen == sorted(shipped)
+    assert "native/kernels/frame.py" in frozen and "firmware/hw/pio_strip.py" in frozen
+    assert "firmware/hw/boards/pico2.py" in frozen and "firmware/main.py" not in frozen
