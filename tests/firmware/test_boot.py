@@ -265,3 +265,15 @@ def test_a_save_over_the_limit_is_not_written():
     assert fakes.get(root, GAME) == b"old" and listing(root) == [GAME]
     assert s.write(GAME, (piece for _ in range(MAX_SAVE // 512))) == MAX_SAVE
     rmtree(root)
+
+
+def test_the_loader_leaves_the_heap_after_boot():
+    """control.boot and model.savefile are needed once: a boot drops them again."""
+    import sys
+
+    root = fakes.tmpdir()
+    fakes.put(root, GAME, saved())
+    ctl, rec = boot(root)
+    assert ctl.boot_error is None and ctl.game.phase == MOVE
+    assert "control.boot" not in sys.modules and "model.savefile" not in sys.modules
+    rmtree(root)
