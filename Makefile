@@ -10,7 +10,7 @@ STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
 TYPINGS := $(VENV)/typings
 
-.PHONY: all setup test sim bench train strength lint typecheck deploy clean
+.PHONY: all setup test sim bench train strength lint typecheck deploy wheel clean
 
 all: test
 
@@ -53,6 +53,12 @@ typecheck: $(STAMP)
 
 deploy: $(STAMP)
 	$(BIN)/ledgammon deploy --port $(PORT) --board $(BOARD)
+
+# The installable tool, firmware included (pip install dist/ledgammon-*.whl[all]). build/lib
+# goes first: setuptools never removes files from it, so a deleted module would ship.
+wheel: $(STAMP)
+	rm -rf build/lib build/bdist.* dist
+	$(BIN)/pip wheel --quiet --no-deps --no-build-isolation -w dist .
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache
