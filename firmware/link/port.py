@@ -1,65 +1,118 @@
-# The serial task: the port's bytes into a Protocol, its lines out, on the board and in the sim.
+# The serial task: the port's bytes into a Protocol, its Outbox's lines out (board and sim).
 #
 # serve() reads sys.stdin (MicroPython: asyncio.StreamReader; CPython: the event loop's
-# add_reader) and feeds a Protocol until it stops; make_writer() writes whole lines, waiting
-# while a non-blocking port is full. Ctrl-C is turned into data while serve() runs
-# (micropython.kbd_intr(-1)); the LineReader gives it its meaning.
+# add_reader) and feeds a Protocol until it stops; beside it drain() writes the lines the
+# protocol queued in its Outbox (make_writer), a piece at a time and only when the port can
+# take one now, so a host that does not read never holds the loop. Ctrl-C is data while
+# serve() runs (micropython.kbd_intr(-1)); the LineReader recognises the escape to the REPL.
 import sys
 
-from hw.ticks import ticks_ms
+from hw.inputs import sleep_ms
+from hw.ticks import ticks_diff, ticks_ms
 from kernels.compat import const
 
-WRITE_WAIT_MS = const(2000)  # a port that takes nothing for this long loses the line
+_WAIT_MS = const(10)  # a port that takes nothing is asked again after this
+FLUSH_MS = const(1000)  # what is queued when the app stops gets this long to go out
 _CTRL_C = const(3)
 _NL = const(10)
 _MICROPY = sys.implementation.name == "micropython"
 
 
-def make_writer(stream=None):
-    """write(data): the whole of `data` (bytes or str) to the port, or drop it after
-    WRITE_WAIT_MS without progress (a host that reads nothing cannot stall the board).
-    After a drop the next line starts with a newline, so the host resynchronises."""
-    import select
+class StreamPort:
+    """A MicroPython stream as an Outbox's port: ready() when select.poll reports POLLOUT
+    (on a Pico's USB serial: room in the CDC buffer), write() what the stream takes."""
 
-    s = stream or sys.stdout.buffer
-    poller = select.poll()
-    poller.register(s, select.POLLOUT)
-    if _MICROPY:
-        raw = s.write
-    else:
+    def __init__(self, stream):
+        import select
+
+        self.s = stream
+        self.poller = select.poll()
+        self.poller.register(stream, select.POLLOUT)
+
+    def ready(self):
+        for _ in self.poller.ipoll(0):
+            return True
+        return False
+
+    def write(self, mv):
+        return self.s.write(mv)  # None when a non-blocking stream takes nothing
+
+
+class FdPort:
+    """A file descriptor as an Outbox's port (CPython: the simulator's pty), never blocking."""
+
+    def __init__(self, fd):
+        import select
+
+        self.fd = fd
+        self.poller = select.poll()
+        self.poller.register(fd, select.POLLOUT)
+
+    def ready(self):
+        return bool(self.poller.poll(0))
+
+    def write(self, mv):
         import os
 
-        fd = s.fileno()
+        try:
+            return os.write(self.fd, mv)
+        except BlockingIOError:
+            return 0
+
+
+def make_writer(stream=None):
+    """The Outbox of the serial port: sys.stdout, or `stream` (an object with ready() and
+    write() is taken as the port itself: the simulator's stand-in for a Pico's USB serial).
+    serve() drains it."""
+    from link.outbox import Outbox
+
+    s = stream or sys.stdout.buffer
+    if hasattr(s, "ready"):
+        port = s
+    elif _MICROPY:
+        port = StreamPort(s)
+    else:
         s.flush()
+        port = FdPort(s.fileno())
+    return Outbox(port)
 
-        def raw(chunk):
-            try:
-                return os.write(fd, chunk)
-            except BlockingIOError:
-                return None
 
-    state = [False]  # a line was cut short
+async def drain(outbox):
+    """The writing half of the serial task: a piece whenever the port takes one, a nap of
+    _WAIT_MS when it does not, asleep while nothing is queued."""
+    import asyncio
 
-    def write(data):
-        if isinstance(data, str):
-            data = data.encode()
-        if state[0]:
-            state[0] = False
-            data = b"\n" + data
-        mv = memoryview(data)
-        off = 0
-        total = len(data)
-        while off < total:
-            k = raw(mv[off:] if off else data)
-            if k is None or k == 0:  # non-blocking port full: wait for room
-                if not poller.poll(WRITE_WAIT_MS):
-                    state[0] = True
-                    return False
+    ev = asyncio.Event()
+    outbox.on_put(ev.set)
+    port = outbox.port
+    try:
+        while True:
+            if not outbox.pending():
+                ev.clear()
+                await ev.wait()
+            elif port.ready() and outbox.send():
+                await sleep_ms(0)
+            else:
+                await sleep_ms(_WAIT_MS)
+    except OSError:  # the port is gone
+        outbox.clear()
+    finally:
+        outbox.on_put(None)
+
+
+async def flush(outbox, ms=FLUSH_MS):
+    """Writes what is queued for up to `ms` (the app is stopping: the `repl` lines first)."""
+    t0 = ticks_ms()
+    port = outbox.port
+    while outbox.pending() and ticks_diff(ticks_ms(), t0) < ms:
+        try:
+            if port.ready() and outbox.send():
+                await sleep_ms(0)
                 continue
-            off += k
-        return True
-
-    return write
+        except OSError:
+            outbox.clear()
+            return
+        await sleep_ms(5)
 
 
 async def serve(protocol, stream=None, nonblocking=False):
@@ -67,11 +120,14 @@ async def serve(protocol, stream=None, nonblocking=False):
 
     nonblocking: the port's reads return what is there (the simulator's pty); otherwise (the
     board's USB serial, whose reads wait for the full count) bytes are read one at a time while
-    the port has some, and handed over at each newline.
+    the port has some, and handed over at each newline. When the protocol writes to an
+    Outbox, drain() runs beside the reading; what is still queued when it stops gets FLUSH_MS.
     """
     import asyncio
 
     s = stream or sys.stdin.buffer
+    outbox = protocol.outbox
+    writer = asyncio.create_task(drain(outbox)) if outbox is not None else None
     protocol.send(protocol.boot_event())
     try:
         import micropython
@@ -87,8 +143,13 @@ async def serve(protocol, stream=None, nonblocking=False):
         else:
             await _serve_bytes(protocol, s, asyncio)
     finally:
-        if micropython:
-            micropython.kbd_intr(3)
+        try:
+            if writer is not None:
+                writer.cancel()
+                await flush(outbox)
+        finally:
+            if micropython:
+                micropython.kbd_intr(3)
 
 
 async def _serve_chunks(protocol, s, asyncio):
@@ -114,14 +175,16 @@ async def _serve_bytes(protocol, s, asyncio):
     poller.register(s, select.POLLIN)
     buf = bytearray(64)
     one = bytearray(1)
+    lines = protocol.lines
     while not protocol.stopped:
         if not await reader.readinto(one):
             return
         buf[0] = one[0]
         n = 1
-        # Drain what is waiting, stopping at a newline (answer promptly) or a Ctrl-C (leave
-        # what follows it in the port for the REPL).
-        while n < 64 and one[0] != _NL and one[0] != _CTRL_C:
+        # Drain what is waiting, stopping at a newline (answer promptly), at a Ctrl-C and
+        # after one while it may start the escape: the byte after it decides, and what
+        # follows that stays in the port for the REPL (mpremote's Ctrl-A).
+        while n < 64 and one[0] != _NL and one[0] != _CTRL_C and not lines.armed:
             ready = False
             for _ in poller.ipoll(0):
                 ready = True

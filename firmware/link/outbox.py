@@ -1,0 +1,168 @@
+# Whole lines waiting for the serial port: one preallocated ring, written out in small pieces.
+#
+# The protocol puts each line here and goes on at once; the serial task (link/port.py) writes
+# a piece of at most PIECE bytes whenever the port can take it, so no write waits with the
+# event loop held. A line is sent whole or not at all: when a host stops reading and the
+# ring fills, new lines are dropped whole and counted, events first (they may use only part
+# of the ring and of the slots, the rest is kept for replies), and once the host reads again
+# a `dropped` event says how many were lost. A line with a long list (the legal plays)
+# takes no room in the ring: it is written from its generator, a piece at a time, when its
+# turn comes.
+from kernels.compat import const
+
+from link.lines import encode
+
+SIZE = const(4096)
+SLOTS = const(32)
+PIECE = const(64)  # one USB CDC packet: on a Pico a longer write can wait up to 500 ms
+_STREAMS = const(2)  # streamed lines waiting at most (each holds its list)
+
+
+class Outbox:
+    """Lines for `port` (ready() -> bool, write(memoryview) -> bytes taken), in order."""
+
+    def __init__(self, port, size=SIZE, slots=SLOTS, piece=PIECE):
+        self.port = port
+        self.buf = bytearray(size)
+        self.mv = memoryview(self.buf)
+        self.size = size
+        self.event_room = size * 3 // 4  # events leave a quarter of the ring to replies
+        self.slots = slots
+        self.event_slots = slots * 3 // 4
+        self.piece = piece
+        self.start = 0  # first byte not yet written, in the ring
+        self.used = 0  # bytes in the ring
+        self.lens = [0] * slots  # per entry: its bytes still in the ring
+        self.streams = [None] * slots  # per entry: the pieces of a streamed line, or None
+        self.first = 0  # the entry being written
+        self.count = 0  # entries waiting
+        self.nstreams = 0
+        self.chunk = None  # the piece of a streamed line being written
+        self.off = 0
+        self.lost_events = 0  # dropped since the last report
+        self.lost_replies = 0
+        self.lost_total = 0  # a statistic
+        self.notify = None  # called when a line is queued (the serial task's wake-up)
+
+    def on_put(self, fn):
+        """Sets the function called whenever a line is queued."""
+        self.notify = fn
+
+    def put(self, obj, reply=False):
+        """Queues `obj` as one JSON line; False when it was dropped (no room)."""
+        return self.put_line(encode(obj), reply)
+
+    def put_line(self, line, reply=False):
+        """Queues one encoded line (bytes ending in a newline, or a generator of pieces)."""
+        if self.count >= (self.slots if reply else self.event_slots):
+            return self._lost(reply)
+        if isinstance(line, (bytes, bytearray)):
+            n = len(line)
+            if n <= self.size:
+                if self.used + n > (self.size if reply else self.event_room):
+                    return self._lost(reply)
+                self._copy_in(line, n)
+                self._push(n, None)
+                return True
+            line = iter((line,))  # longer than the ring: written from where it is
+        if self.nstreams >= _STREAMS:
+            return self._lost(reply)
+        self.nstreams += 1
+        self._push(0, line)
+        return True
+
+    def pending(self):
+        return self.count > 0
+
+    def send(self):
+        """Writes the next piece (at most PIECE bytes) of the first line if the port takes it
+        now; returns the bytes written. Call it when the port is ready."""
+        if not self.count:
+            return 0
+        i = self.first
+        gen = self.streams[i]
+        if gen is None:
+            k = self.lens[i]
+            if k > self.piece:
+                k = self.piece
+            if k > self.size - self.start:
+                k = self.size - self.start
+            w = self.port.write(self.mv[self.start : self.start + k]) or 0
+            self.start = (self.start + w) % self.size
+            self.used -= w
+            self.lens[i] -= w
+            if not self.lens[i]:
+                self._pop()
+        else:
+            chunk = self.chunk
+            if chunk is None or self.off >= len(chunk):
+                try:
+                    chunk = next(gen)
+                except StopIteration:
+                    self.chunk = None
+                    self.nstreams -= 1
+                    self._pop()
+                    return 0
+                self.chunk = chunk
+                self.off = 0
+            k = len(chunk) - self.off
+            if k > self.piece:
+                k = self.piece
+            w = self.port.write(memoryview(chunk)[self.off : self.off + k]) or 0
+            self.off += w
+        if w and (self.lost_events or self.lost_replies):
+            self._report()
+        return w
+
+    def clear(self):
+        """Forgets every line waiting (the port is gone)."""
+        for i in range(self.slots):
+            self.streams[i] = None
+            self.lens[i] = 0
+        self.start = self.used = self.first = self.count = self.nstreams = 0
+        self.chunk = None
+
+    def _copy_in(self, line, n):
+        pos = (self.start + self.used) % self.size
+        a = self.size - pos
+        src = memoryview(line)
+        if n <= a:
+            self.mv[pos : pos + n] = src
+        else:
+            self.mv[pos : self.size] = src[:a]
+            self.mv[0 : n - a] = src[a:]
+        self.used += n
+
+    def _push(self, n, gen):
+        i = (self.first + self.count) % self.slots
+        self.lens[i] = n
+        self.streams[i] = gen
+        self.count += 1
+        if self.notify is not None:
+            self.notify()
+
+    def _pop(self):
+        i = self.first
+        self.streams[i] = None
+        self.lens[i] = 0
+        self.first = (i + 1) % self.slots
+        self.count -= 1
+
+    def _lost(self, reply):
+        if reply:
+            self.lost_replies += 1
+        else:
+            self.lost_events += 1
+        self.lost_total += 1
+        return False
+
+    def _report(self):
+        """The host reads again: a `dropped` event with the counts, once there is room."""
+        if self.count >= self.slots or self.used + PIECE > self.size:
+            return
+        line = encode(
+            {"event": "dropped", "events": self.lost_events, "replies": self.lost_replies}
+        )
+        if self.count < self.slots and self.used + len(line) <= self.size:
+            self.lost_events = self.lost_replies = 0
+            self.put_line(line, True)

@@ -1,0 +1,218 @@
+# The serial writer (link/outbox.py, link/port.py's drain and flush) under port fakes that
+# fill up, take part of a piece, or would block: whole lines in order, small pieces, drops
+# counted and reported, and a host that never reads holds nothing up.
+# Runs under CPython (pytest) and MicroPython (tests/mprun.py).
+import json
+
+from kernels.textcheck import bad_at
+from link.lines import encode
+from link.outbox import PIECE, Outbox
+
+try:
+    import asyncio
+except ImportError:  # pragma: no cover
+    asyncio = None
+
+
+class Cdc:
+    """A Pico's USB serial seen from the board: a buffer of `room` bytes the host empties
+    when it reads. ready() is POLLOUT (room left); a write when there is none would block
+    up to 500 ms on the board: counted in `blocked`, and nothing is taken."""
+
+    def __init__(self, room=256, take=None):
+        self.room = room
+        self.take = take  # at most this many bytes a write (None: all that fits)
+        self.fifo = bytearray()
+        self.part = bytearray()  # a line begun
+        self.got = []  # the JSON objects of the lines received
+        self.writes = []
+        self.blocked = 0
+
+    def ready(self):
+        return len(self.fifo) < self.room
+
+    def write(self, mv):
+        if len(self.fifo) >= self.room:
+            self.blocked += 1
+            return 0
+        n = min(len(mv), self.room - len(self.fifo))
+        if self.take is not None:
+            n = min(n, self.take)
+        self.fifo.extend(mv[:n])
+        if len(self.writes) < 64:
+            self.writes.append(len(mv))
+        elif len(mv) > min(self.writes):
+            self.writes.append(len(mv))
+        return n
+
+    def read(self):
+        """The host reads everything that waits: each line must be valid UTF-8 JSON."""
+        self.part.extend(self.fifo)
+        self.fifo = bytearray()
+        j = self.part.find(b"\n")
+        while j >= 0:
+            line = bytes(self.part[:j])
+            assert bad_at(line, 0, len(line)) < 0, line
+            self.got.append(json.loads(line.decode("utf-8")))
+            self.part = self.part[j + 1 :]
+            j = self.part.find(b"\n")
+
+    def lines(self):
+        """The JSON objects received so far (the last line must be whole)."""
+        self.read()
+        assert not self.part, self.part[-80:]
+        return self.got
+
+
+def _pump(box, port, rounds=100000):
+    """The drain task's work without a loop: a piece whenever the port is ready."""
+    for _ in range(rounds):
+        if not box.pending():
+            return
+        if port.ready():
+            box.send()
+        else:
+            port.read()
+    raise AssertionError("the outbox never emptied")
+
+
+def test_lines_go_whole_in_order_in_small_pieces():
+    port = Cdc(room=100, take=37)
+    box = Outbox(port, size=512, slots=8)
+    sent = []
+    for i in range(40):
+        obj = {"event": "step", "n": i} if i % 3 else {"ok": True, "id": i, "pad": "x" * (i * 5)}
+        assert box.put(obj, "ok" in obj)
+        sent.append(obj)
+        if i % 4 == 3:
+            _pump(box, port)
+    _pump(box, port)
+    assert port.lines() == sent
+    assert max(port.writes) <= PIECE and port.blocked == 0
+    assert box.used == 0 and box.count == 0 and len(box.buf) == 512
+
+
+def test_a_host_that_stops_reading_loses_whole_lines_events_first_and_hears_of_it():
+    port = Cdc(room=64)
+    box = Outbox(port, size=1024, slots=16)
+    replies = []
+    kept_events = 0
+    for i in range(60):  # nobody reads: an event and a reply a round
+        if box.put({"event": "step", "n": i}):
+            kept_events += 1
+        r = {"ok": True, "id": i}
+        if box.put(r, True):
+            replies.append(r)
+        if port.ready():
+            box.send()
+    assert box.lost_events > 0 and box.lost_replies > 0 and port.blocked == 0
+    # events stopped first: replies were still taken after the last event was
+    assert kept_events < len(replies)
+    lost = box.lost_events, box.lost_replies
+    assert lost[0] + kept_events == 60 and lost[1] + len(replies) == 60
+    _pump(box, port)  # the host reads again
+    got = port.lines()
+    assert [o for o in got if "ok" in o] == replies  # every reply kept came, in order
+    assert sum(1 for o in got if o.get("event") == "step") == kept_events
+    report = [o for o in got if o.get("event") == "dropped"]
+    assert report == [{"event": "dropped", "events": lost[0], "replies": lost[1]}], report
+    assert box.lost_events == box.lost_replies == 0
+    # from then on nothing is lost
+    assert box.put({"event": "step", "n": 99}) and box.put({"ok": True, "id": 99}, True)
+    _pump(box, port)
+    assert port.lines()[-2:] == [{"event": "step", "n": 99}, {"ok": True, "id": 99}]
+
+
+def test_a_long_list_streams_behind_the_lines_before_it_and_before_those_after():
+    port = Cdc(room=300, take=50)
+    box = Outbox(port, size=256, slots=8)
+    calls = []
+
+    def plays():
+        calls.append(1)  # listed when the line is queued, not when it goes out
+        for i in range(200):
+            yield "%d/%d" % (i % 24 + 1, i % 23)
+
+    box.put({"event": "roll", "dice": [1, 1]})
+    box.put({"ok": True, "id": 1, "plays": plays()}, True)
+    assert calls == [1]
+    box.put({"event": "press"})
+    box.put({"ok": True, "id": 2, "big": "y" * 600}, True)  # longer than the ring
+    _pump(box, port)
+    got = port.lines()
+    assert [o.get("event", o.get("id")) for o in got] == ["roll", 1, "press", 2]
+    assert len(got[1]["plays"]) == 200 and got[1]["plays"][1] == "2/1"
+    assert got[3]["big"] == "y" * 600 and max(port.writes) <= PIECE
+    # at most two streamed lines wait; a third is dropped whole and counted
+    port2 = Cdc(room=0)
+    box2 = Outbox(port2, size=256, slots=8)
+    assert box2.put({"ok": True, "l": list(range(100))}, True)
+    assert box2.put({"ok": True, "l": list(range(100))}, True)
+    assert not box2.put({"ok": True, "l": list(range(100))}, True) and box2.lost_replies == 1
+
+
+def test_every_encoded_line_is_valid_text():
+    for obj in ({"ok": True, "id": "caf\u00e9"}, {"event": "x", "m": "\u20ac\U0001f600"}):
+        line = encode(obj)
+        assert bad_at(line, 0, len(line) - 1) < 0 and json.loads(line.decode("utf-8")) == obj
+
+
+def _run(coro):
+    asyncio.run(coro)
+
+
+def test_drain_never_waits_on_a_port_that_is_not_read():
+    """The serial task writes only when the port is ready: a host that never reads makes
+    nothing wait (another task keeps running at its pace), lines are dropped and counted;
+    when the host reads again every kept line comes whole, then the report."""
+    from link.port import drain, flush
+
+    port = Cdc(room=128)
+    box = Outbox(port, size=1024, slots=16)
+    ticks = [0]
+
+    async def other():  # the board's other tasks
+        while True:
+            ticks[0] += 1
+            await asyncio.sleep(0)
+
+    async def main():
+        t1 = asyncio.create_task(other())
+        t2 = asyncio.create_task(drain(box))
+        for i in range(300):  # 300 requests unread, each answered
+            box.put({"ok": True, "id": i, "pad": "z" * 40}, True)
+            before = ticks[0]
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+            assert ticks[0] > before  # the loop went round: nothing waited
+        assert box.lost_replies > 200 and port.blocked == 0
+        kept = 300 - box.lost_replies
+        port.room = 100000  # the host reads again
+        box.put({"ok": True, "id": "last"}, True)
+        await flush(box, 5000)
+        assert not box.pending()
+        t1.cancel()
+        t2.cancel()
+        return kept
+
+    kept = [0]
+
+    async def wrapped():
+        kept[0] = await main()
+
+    _run(wrapped())
+    got = port.lines()
+    ids = [o.get("id") for o in got if "ok" in o]
+    assert len(ids) == kept[0] + 1 and ids[-1] == "last" and ids[:-1] == sorted(ids[:-1])
+    assert [o for o in got if o.get("event") == "dropped"][0]["replies"] == 300 - kept[0]
+    assert port.blocked == 0 and max(port.writes) <= PIECE
+
+
+def test_flush_gives_up_on_a_port_that_stays_full():
+    from link.port import flush
+
+    port = Cdc(room=0)
+    box = Outbox(port, size=256, slots=4)
+    box.put({"event": "repl"})
+    _run(flush(box, 30))
+    assert box.pending() and port.blocked == 0
