@@ -3,32 +3,48 @@
 # Hold the self-test button (board.SELFTEST_BUTTON: MENU on the full layout, SELECT on the
 # minimal one) while switching on to run the self-test instead of the game.
 #
-# Getting the REPL (mpremote, a terminal): while the game runs, Ctrl-C is data on the serial
-# line (link.serve sets micropython.kbd_intr(-1)). Ctrl-C at the start of a line, or the
-# request {"cmd": "repl"}, makes the protocol stop the app: the LEDs go dark, kbd_intr(3) is
-# restored and the REPL prompt appears (mpremote's "\r\x03" interrupt therefore works). The
-# hardware watchdog cannot be stopped once started, so a timer keeps feeding it while the REPL
-# is up; a soft reset (Ctrl-D, mpremote's raw REPL) stops that timer and the watchdog then
-# restarts the board into the game within 8 s. For longer sessions create the file /nowdt
-# (`mpremote fs touch :nowdt`, then reset): the board then runs without a watchdog.
+# Getting the REPL (mpremote, Thonny, a terminal): while the game runs, Ctrl-C is data on the
+# serial line (link.serve sets micropython.kbd_intr(-1)). Only the exact escape (after a
+# silence, Ctrl-C then at once a carriage return, Ctrl-A or a second Ctrl-C: what mpremote,
+# Thonny and a double Ctrl-C send; link/lines.py) or the request {"cmd": "repl"} stops the
+# app: the LEDs go dark, kbd_intr(3) is restored and the REPL gets the port (mpremote's
+# Ctrl-A is left unread for it). The hardware watchdog cannot be stopped once started, so a
+# timer feeds it while the REPL is in use (link/repl_guard.py): when nobody uses the REPL
+# for 30 s after the stop (a stop by accident), or for 10 minutes after its last use, the
+# watchdog restarts the board into its game. A soft reset (Ctrl-D, mpremote without
+# `resume`) stops that timer: the board restarts within 8 s. For long sessions create the
+# file /nowdt (`mpremote fs touch :nowdt`, then reset): the board then runs without a
+# watchdog, and a stop is not undone.
 import asyncio
 import sys
 
 from app import build
 from hw import hardware_setup
+from link.repl_guard import ReplGuard
+
+guard = None  # the ReplGuard once the firmware has left for the REPL
 
 
-def _report(loop, context):
-    """The loop's exception handler: a task died. Reported as one protocol event line (the
-    watchdog then restarts the board when the task was one it watches)."""
-    exc = context.get("exception")
-    text = repr(exc) if exc is not None else str(context.get("message"))
-    text = text.replace("\\", "/").replace('"', "'")[:160]
-    sys.stdout.write('{"event":"error","code":"internal","message":"%s"}\n' % text)
+def _reporter(app):
+    """The loop's exception handler: a task died. Reported as one protocol event, through the
+    protocol's writer so it never cuts into a line being written (the watchdog then restarts
+    the board when the task was one it watches)."""
+
+    def report(loop, context):
+        exc = context.get("exception")
+        text = repr(exc) if exc is not None else str(context.get("message"))
+        event = {"event": "error", "code": "internal", "message": text[:160]}
+        if app.protocol is not None:
+            app.protocol.event(event)
+        else:
+            text = text.replace("\\", "/").replace('"', "'")[:160]
+            sys.stdout.write('{"event":"error","code":"internal","message":"%s"}\n' % text)
+
+    return report
 
 
 async def _run(app):
-    asyncio.get_event_loop().set_exception_handler(_report)
+    asyncio.get_event_loop().set_exception_handler(_reporter(app))
     await app.main()
 
 
@@ -46,8 +62,10 @@ def main(hw=None, write=None, host=None):
         asyncio.run(_run(app))
     finally:
         app.deinit()
-    if app.stopped:  # the host asked for the REPL: keep the watchdog quiet meanwhile
-        hw.keep_fed()
+    global guard
+    if app.stopped and hw.wdt is not None:  # the REPL: the watchdog fed while it is used
+        guard = ReplGuard(hw.wdt)
+        hw.keep_fed(feed=guard.feed)
     return app
 
 

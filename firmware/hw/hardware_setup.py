@@ -109,20 +109,21 @@ class Hardware:
         self.wdt = machine.WDT(timeout=WDT_MS)
         return self.wdt
 
-    def keep_fed(self, period_ms=1000):
+    def keep_fed(self, period_ms=1000, feed=None):
         """Feeds the watchdog from a timer: the REPL the host asked for stays up (until a
-        soft reset stops the timer; then the watchdog restarts the board into the game)."""
+        soft reset stops the timer; then the watchdog restarts the board into the game).
+        `feed`: called instead of the watchdog's feed(), to decide whether to feed it."""
         if self.wdt is None:
             return None
-        wdt = self.wdt
+        wdt = feed or self.wdt.feed
         Timer = machine.Timer
         try:
             self._timer = Timer(
-                -1, mode=Timer.PERIODIC, period=period_ms, callback=lambda t: wdt.feed()
+                -1, mode=Timer.PERIODIC, period=period_ms, callback=lambda t: wdt()
             )
         except (ValueError, TypeError):  # ESP32: hardware timers only
             self._timer = Timer(
-                0, mode=Timer.PERIODIC, period=period_ms, callback=lambda t: wdt.feed()
+                0, mode=Timer.PERIODIC, period=period_ms, callback=lambda t: wdt()
             )
         return self._timer
 
