@@ -1,28 +1,15 @@
-# What a button press means now (inputs.py names the keys): MENU and the dice entry go to
-# their modules; while the board is to act a press is refused; ROLL and UNDO are commands;
-# LEFT, RIGHT and SELECT move and press the cursor (minimal layout); a point, the bar or
-# the tray selects a checker, moves it there, or flashes red. Controller.press calls this
-# (and reports what it raises), so the controller keeps the game's commands and state.
-from display import fill
+# What a button press means in play (inputs.py names the keys; MENU and the dice entry are
+# menu.py's and dice_entry.py's): while the board is to act a press is refused; ROLL and UNDO
+# are commands; LEFT, RIGHT and SELECT move and press the cursor (minimal layout); a point,
+# the bar or the tray selects a checker, moves it there, or flashes red (`fail`).
+# Controller.press calls this (and reports what it raises); the controller keeps the state.
 from display.view import FLASH_MS, TARGET_DICE, point_of, target_of_button
 from hw.ticks import ticks_add
 from model.game import MOVE
 
 
 def press(ctl, name, now):
-    """A button event on controller `ctl` (Controller.press: the event, errors caught)."""
-    if ctl.hint:  # shown until the next press
-        ctl.hint = None
-        ctl.refresh(now)
-    ctl.hint_ready = name == "ROLL" and ctl.game.phase == MOVE
-    if name == "MENU" or ctl.menu_item >= 0:
-        from control import menu  # loaded when first needed (heap), as the controller's _lazy does
-
-        return menu.press(ctl, name, now)
-    if ctl.entry:
-        from control import dice_entry
-
-        return dice_entry.press(ctl, name, now)
+    """A button event on controller `ctl`, the menu closed and no dice being entered."""
     if ctl.busy():
         t = target_of_button(name)
         return fail(ctl, "wrong_phase", "the board is playing", name, t, now)
@@ -30,10 +17,10 @@ def press(ctl, name, now):
         ok, e = ctl.roll(now)
     elif name == "UNDO":
         if ctl.sel >= 0:
-            return select(ctl, -1, now)
+            return ctl.select(-1, now)
         ok, e = ctl.undo(now)
     elif name == "LEFT" or name == "RIGHT":
-        return fill.move_cursor(ctl, name == "RIGHT")
+        return ctl.move_cursor(name == "RIGHT", now)
     elif name == "SELECT":
         return press_target(ctl, ctl.view.cursor, name, now)
     else:
@@ -55,22 +42,15 @@ def press_target(ctl, target, name, now):
         ctl.emit_steps(g.step(ctl.sel, pt), g.turn)
         return ctl.changed(now)
     if pt == ctl.sel:
-        return select(ctl, -1, now)
+        return ctl.select(-1, now)
     if pt in ctl.movable:
-        return select(ctl, pt, now)
+        return ctl.select(pt, now)
     fail(ctl, "illegal", "no legal move there", name, target, now)
-
-
-def select(ctl, pt, now):
-    """Picks up the checker on point `pt` (mover's numbers; -1 puts it back)."""
-    ctl.sel = pt
-    ctl.dests = ctl.game.turn_state.destinations(pt) if pt >= 0 else {}
-    ctl.refresh(now)
 
 
 def fail(ctl, code, message, button, target, now):
     """A refused press (or a bug while pressing): a red flash where it was pressed (the dice
-    for ROLL and UNDO) and an error event."""
+    for ROLL and UNDO) and an error event. Writes the view only, not the controller."""
     ev = {"event": "error", "code": code, "message": message}
     if button is not None:
         ev["button"] = button

@@ -1,9 +1,11 @@
 # Buttons and remote commands -> Game: roll, move, undo, new game, settings, the board's own
-# player and HINT; keeps the selection, fills the View (fill.py), saves, emits events. What
-# a button press means (and its red flash when refused) is buttons.py's job.
-# menu, dice_entry, remote, report, resume and autoplay (the board's own player, with its
-# weights) are imported when first needed, so a board played by people with buttons and
-# electronic dice never loads them (heap).
+# player and HINT; owns the selection, the menu's place and the dice entry, fills the View
+# (display/fill.py), saves, emits events. Every field here is written here only: the modules
+# it uses (what a press means: buttons.py; menu, dice_entry, remote, report, autoplay) read
+# it, ask through its methods or return values it keeps.
+# menu, dice_entry, remote, report and autoplay (the board's own player, with its weights)
+# are imported when first needed, so a board played by people with buttons and electronic
+# dice never loads them (heap).
 from display import fill
 from display.view import BLINK_MS, ROLL_MS, View
 from gammon.play import check_dice
@@ -18,11 +20,6 @@ def _drop(event):
     pass
 
 
-def _lazy(name):
-    """A module imported when first needed (heap): menu, remote, report, autoplay..."""
-    return __import__(name, None, None, ("x",))
-
-
 class Controller:
     """Turns presses and remote commands into game changes; never raises on bad input.
 
@@ -30,7 +27,7 @@ class Controller:
     by the board itself (settings.players, autoplay.py): `tick` then makes its steps.
     """
 
-    pace_ms = 700  # the board player's time per step (sim_main --pace)
+    pace_ms = 700  # the board player's time per step (set_pace: sim_main --pace)
 
     def __init__(self, game, settings, store, dice, layout="full", emit=None, now_ms=0):
         self.game = game
@@ -44,32 +41,60 @@ class Controller:
         self.entry = None  # dice_entry.Entry while physical dice are being entered
         self.menu_item = -1  # -1: the menu is closed
         self.save_size = 0  # bytes of the last game save
-        # The app sets defer_save around button presses so the new frame comes first and
-        # the save follows within one frame (flush); commands from elsewhere save at once.
+        # Around the app's button presses (press(frame_first=True)) the new frame comes first
+        # and the save follows within one frame (flush); commands from elsewhere save at once.
         self.defer_save = False
         self.unsaved = False
         self.sel = -1  # the selected point (mover's numbers), -1 none
         self.dests = {}  # its destinations: {to: dice}
         self.movable = []  # points (mover's numbers) whose checker can move
-        self.cands = 0  # cursor candidates: a mask of target indices
+        self.cands = 0  # cursor candidates: a mask of target indices (fill.fill_view's)
         self.shown = None  # dice shown outside a turn (no legal move)
         self.bot = None  # autoplay.Bot while a side is played by the board
         self.hint = None  # (sources, destinations) masks lit by HINT until the next press
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
-        if "board" in settings.players:  # (menu.sides_changed when the setting changes)
-            _lazy("control.menu").start_bot(self)
+        self._sides()
         self.turn_changed(now_ms)
         if game.phase == OVER:
             self.view.over_since = now_ms
 
-    def press(self, name, now_ms):
-        """A button event from the input layer or the protocol; never raises."""
+    def press(self, name, now_ms, frame_first=False):
+        """A button event from the input layer or the protocol; never raises. MENU and the
+        dice entry have their modules, the rest is buttons.py's. `frame_first` (the app's
+        buttons): the save waits for the next frame (flush)."""
         self.emit({"event": "press", "button": name})
+        self.defer_save = frame_first or self.defer_save
         try:
-            buttons.press(self, name, now_ms)
+            if self.hint:  # shown until the next press
+                self.hint = None
+                self.refresh(now_ms)
+            self.hint_ready = name == "ROLL" and self.game.phase == MOVE
+            if name == "MENU" or self.menu_item >= 0:
+                from control import menu
+
+                menu.press(self, name, now_ms)
+            elif self.entry:
+                from control import dice_entry
+
+                dice_entry.press(self, name, now_ms)
+            else:
+                buttons.press(self, name, now_ms)
         except Exception as exc:  # a bug must not stop the board: report it, keep going
             buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
             self.turn_changed(now_ms)
+        if frame_first:
+            self.defer_save = False
+
+    def long_press(self, name, now_ms, frame_first=False):
+        """A key held 800 ms: ROLL held during a person's play is HINT. Never raises."""
+        self.defer_save = frame_first or self.defer_save
+        try:
+            if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
+                self.show_hint(now_ms)
+        except Exception as exc:
+            buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
+        if frame_first:
+            self.defer_save = False
 
     # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
     def roll(self, now_ms, dice=None):
@@ -96,7 +121,11 @@ class Controller:
         # the board throws its own dice electronically, also with the physical-dice setting
         board = g.phase == ROLL and self.by_board(g.turn)
         if dice is None and self.settings.physical_dice and not board:
-            _lazy("control.dice_entry").start(self, now_ms)
+            from control.dice_entry import Entry
+
+            self.entry = Entry(g.phase == OPENING, g.turn, self.layout == "minimal")
+            self.shown = None
+            self.changed(now_ms)
             return True, {"dice": None, "entering": True}
         return self.apply_roll(dice, now_ms)
 
@@ -115,8 +144,7 @@ class Controller:
         else:
             dice = dice or self.dice.roll()
             moved = g.roll(dice)
-        ev = {"event": "roll", "player": player, "dice": list(dice), "opening": opening}
-        self.emit(ev)
+        self.emit({"event": "roll", "player": player, "dice": list(dice), "opening": opening})
         if not moved:
             self.shown = dice
             self.view.blink_until = ticks_add(now, BLINK_MS) or 1
@@ -131,11 +159,19 @@ class Controller:
 
     def move(self, text, now_ms):
         """A single step ("13/11", "24/18/13") or a whole play ("8/5 6/5") in notation."""
-        return _lazy("control.remote").move(self, text, now_ms)
+        from control import remote
+
+        return remote.move(self, text, now_ms)
 
     def undo(self, now_ms):
+        """UNDO: the last die entered (physical dice), else the last step of the turn."""
         if self.entry:
-            return _lazy("control.dice_entry").undo(self, now_ms)
+            from control import dice_entry
+
+            if not dice_entry.undo(self.entry, self.emit):
+                self.entry = None  # nothing entered yet: the entry ends
+            self.refresh(now_ms)
+            return True, {"step": None}
         player = self.game.turn
         if self.by_board(player) and self.game.phase >= MOVE:  # MOVE, DONE, OVER
             return False, err("illegal", "the board's play cannot be taken back")
@@ -158,7 +194,46 @@ class Controller:
         self.game.new_game()
         self.emit({"event": "new", "game": self.game.game_number})
 
+    def configure(self, key, value, now_ms=0):
+        """One setting (the menu, `config`); (False, bad_args) for a bad key or value,
+        nothing changed. Saved, announced, shown; the board's player joins or leaves."""
+        try:
+            self.settings.set(key, value)
+        except ValueError as exc:
+            return False, err("bad_args", str(exc))
+        if self.entry and not self.settings.physical_dice:
+            self.entry = None
+        self.save_settings()
+        d = self.settings.as_dict()
+        self.emit({"event": "config", "settings": d})
+        self._sides()
+        self.turn_changed(now_ms)
+        return True, {"settings": d}
+
+    def save_settings(self):
+        try:
+            self.store.save_settings(self.settings.to_json())
+        except OSError as exc:
+            self.emit({"event": "error", "code": "storage", "message": repr(exc)})
+
     # The board's own player (autoplay.py) and HINT
+    def _sides(self):
+        """The board's player joins when a side becomes the board's, and leaves with its
+        weights when none is (sides.py)."""
+        if ("board" in self.settings.players) != (self.bot is not None):
+            from control import sides
+
+            self.bot = sides.player(self)
+
+    def player_failed(self, side, message, now_ms):
+        """The board's player failed while playing `side` (autoplay.py: a bug, no memory):
+        said plainly (a `no_player` event, view.error 2) and the side is a person's again."""
+        self.view.error = 2
+        self.emit({"event": "error", "code": "no_player", "message": message})
+        players = list(self.settings.players)
+        players[side] = "human"
+        self.configure("players", players, now_ms)
+
     def by_board(self, player):
         """Whether the board plays side `player` (0 or 1)."""
         return self.bot is not None and self.settings.players[player] == "board"
@@ -171,21 +246,53 @@ class Controller:
             return self.by_board(0) and self.by_board(1)
         return g.phase != OVER and self.by_board(g.turn)
 
-    def long_press(self, name, now_ms):
-        """A key held 800 ms: ROLL held during a person's play is HINT. Never raises."""
-        try:
-            if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
-                self.show_hint(now_ms)
-        except Exception as exc:
-            buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
-
     def show_hint(self, now_ms):
-        """HINT (autoplay.hint): (ok, {"play", "steps"}) or (False, wrong_phase)."""
-        return _lazy("control.autoplay").hint(self, now_ms)
+        """HINT (hint.py): (ok, {"play", "steps"}) or (False, wrong_phase or no_player)."""
+        from control import hint
 
-    def configure(self, key, value, now_ms=0):
-        """One setting, as from the menu; (False, bad_args) for a bad key or value."""
-        return _lazy("control.menu").configure(self, key, value, now_ms)
+        return hint.hint(self, now_ms)
+
+    def set_hint(self, masks, now_ms):
+        """HINT's lights, (sources, destinations) masks, until the next press (autoplay)."""
+        self.sel = -1
+        self.dests = {}
+        self.hint = masks
+        self.refresh(now_ms)
+
+    def set_pace(self, ms):
+        """The board player's time per step (sim_main --pace, tests)."""
+        self.pace_ms = ms
+
+    # The selection, the menu's place, the cursor: asked for by buttons, menu, autoplay
+    def select(self, pt, now_ms, dests=None):
+        """Picks up the checker on point `pt` (mover's numbers; -1 puts it back); `dests`
+        where it goes (the board's player shows one step), by default every legal one."""
+        self.sel = pt
+        if dests is None:
+            dests = self.game.turn_state.destinations(pt) if pt >= 0 else {}
+        self.dests = dests
+        self.refresh(now_ms)
+
+    def open_menu(self, item, now_ms):
+        """The menu at item `item` (-1 closes it); opening it drops a selection and a dice
+        entry in progress."""
+        if self.menu_item < 0 and item >= 0:
+            self.entry = None
+            self.sel = -1
+            self.dests = {}
+        self.menu_item = item
+        self.refresh(now_ms)
+
+    def menu_value(self):
+        """The open menu item's value, as the view shows it."""
+        from control import menu
+
+        return menu.value(self.settings, self.menu_item)
+
+    def move_cursor(self, right, now_ms):
+        """LEFT/RIGHT (minimal layout): the cursor to the next candidate that way."""
+        fill.move_cursor(self.view, self.cands, right)
+        self.refresh(now_ms)
 
     def tick(self, now_ms):
         """Timed transitions: deadlines reached go back to 0 (none) before the ticks wrap
@@ -204,17 +311,24 @@ class Controller:
         if self.bot is not None:
             self.bot.tick(self, now_ms)
 
+    # Replies (report.py, loaded when first asked)
     def state(self, plays=True):
         """The protocol's `state` reply; `plays` lists every legal play (can be long)."""
-        return _lazy("control.report").state(self, plays)
+        from control import report
+
+        return report.state(self, plays)
 
     def plays(self):
         """The legal plays of the turn in notation, one at a time (for streaming)."""
-        return _lazy("control.report").plays_iter(self.game)
+        from control import report
+
+        return report.plays_iter(self.game)
 
     def history_dict(self, listed=True):
         """The protocol's `history` reply; `listed` False: "turns" is a generator."""
-        return _lazy("control.report").history(self.game, listed)
+        from control import report
+
+        return report.history(self.game, listed)
 
     def emit_steps(self, made, player):
         for f, t, hit in made:
@@ -241,6 +355,13 @@ class Controller:
         except OSError as exc:
             self.emit({"event": "error", "code": "storage", "message": repr(exc)})
 
+    def boot_failed(self, message, now_ms):
+        """A save found corrupt at boot (control/boot.py): reported and shown."""
+        self.boot_error = message
+        self.view.error = 1
+        self.emit({"event": "error", "code": "bad_save", "message": message})
+        self.refresh(now_ms)
+
     def turn_changed(self, now):
         g = self.game
         self.sel = -1
@@ -250,4 +371,4 @@ class Controller:
         self.refresh(now)
 
     def refresh(self, now):
-        fill.fill_view(self, self.view)
+        self.cands = fill.fill_view(self, self.view)

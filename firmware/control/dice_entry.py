@@ -1,6 +1,7 @@
 # Entering real dice: own points 1-6 (full layout) or LEFT/RIGHT and SELECT (minimal layout).
+# The controller keeps the Entry (Controller.entry, made by its roll); this module changes
+# the numbers in it and hands the finished dice back to Controller.apply_roll.
 from display.view import TARGET_DICE, point_of, target_of_button
-from model.game import OPENING
 
 from control import buttons
 
@@ -21,23 +22,37 @@ class Entry:
             die = len(self.values)
         return die if self.opening else self.turn
 
+    def turn_die(self, delta):
+        """LEFT/RIGHT: the number shown one down or up, round 1-6."""
+        if delta > 0:
+            self.value = self.value % 6 + 1
+        else:
+            self.value = (self.value - 2) % 6 + 1 if self.value else 6
 
-def start(ctl, now):
-    g = ctl.game
-    ctl.entry = Entry(g.phase == OPENING, g.turn, ctl.layout == "minimal")
-    ctl.shown = None
-    ctl.changed(now)
+    def add(self, value):
+        """Takes die `value`; returns the die's index (0 or 1)."""
+        self.values.append(value)
+        if len(self.values) == 1 and not self.minimal:
+            self.value = 0
+        return len(self.values) - 1
+
+    def restart(self):
+        """Equal opening dice: both are thrown again."""
+        self.values = []
+        self.value = 1 if self.minimal else 0
+
+    def take_back(self):
+        """The last die entered goes (its number stays shown in the minimal layout)."""
+        value = self.values.pop()
+        self.value = value if self.minimal else 0
 
 
 def press(ctl, name, now):
     e = ctl.entry
     if name == "UNDO":
-        return undo(ctl, now)
-    if name == "RIGHT":
-        e.value = e.value % 6 + 1
-        return ctl.refresh(now)
-    if name == "LEFT":
-        e.value = (e.value - 2) % 6 + 1 if e.value else 6
+        return ctl.undo(now)
+    if name == "RIGHT" or name == "LEFT":
+        e.turn_die(1 if name == "RIGHT" else -1)
         return ctl.refresh(now)
     if name == "SELECT":
         if not e.value:
@@ -53,17 +68,13 @@ def press(ctl, name, now):
 
 def accept(ctl, value, now):
     e = ctl.entry
-    die = len(e.values)
-    e.values.append(value)
+    die = e.add(value)
     ctl.emit({"event": "entry", "player": e.player(die), "die": die, "value": value})
     if die == 0:
-        if not e.minimal:
-            e.value = 0
         return ctl.refresh(now)
     a, b = e.values
     if e.opening and a == b:
-        e.values = []
-        e.value = 1 if e.minimal else 0
+        e.restart()
         ctl.refresh(now)
         return buttons.fail(
             ctl, "illegal", "equal opening dice: throw again", None, TARGET_DICE, now
@@ -71,15 +82,12 @@ def accept(ctl, value, now):
     ctl.apply_roll((a, b), now)
 
 
-def undo(ctl, now):
-    """Takes back the last die entered, or leaves the entry when none is."""
-    e = ctl.entry
-    if e.values:
-        value = e.values.pop()
-        die = len(e.values)
-        e.value = value if e.minimal else 0
-        ctl.emit({"event": "entry", "player": e.player(die), "die": die, "value": 0})
-    else:
-        ctl.entry = None
-    ctl.refresh(now)
-    return True, {"step": None}
+def undo(e, emit):
+    """Takes back the last die entered of Entry `e`; False when none was (the entry ends:
+    Controller.undo)."""
+    if not e.values:
+        return False
+    e.take_back()
+    die = len(e.values)
+    emit({"event": "entry", "player": e.player(die), "die": die, "value": 0})
+    return True

@@ -1,9 +1,12 @@
-# Fills the View from the game and the controller's selection, cursor, dice entry, menu and
-# hint. The board's own player shows its steps through the selection (autoplay.py).
+# Fills the View from the game and what the controller hands it: its selection, dice entry,
+# menu and hint (read, never written; it imports no control module). The board's own player
+# shows its steps through the selection (autoplay.py). Also moves the cursor (minimal layout).
 from display.view import MENU, target_of
 
 
 def fill_view(ctl, v):
+    """Writes View `v` from controller `ctl`; returns the cursor's candidates (a mask of
+    target indices, Controller.cands)."""
     g = ctl.game
     t = g.turn_state
     key = (t.result if t else g.position).key()
@@ -38,24 +41,21 @@ def fill_view(ctl, v):
     v.dests = m
     old = v.selected
     v.selected = target_of(turn, ctl.sel) if ctl.sel >= 0 else -1
-    _cursor(ctl, v, old)
+    cands = _cursor(ctl, v, old)
     if ctl.hint:  # HINT: the sources glow, the destinations blink (both: alternately)
         v.movable, v.dests = ctl.hint
     v.turn = turn
     v.game_phase = g.phase
     v.phase = MENU if ctl.menu_item >= 0 else g.phase
     v.menu_item = ctl.menu_item if ctl.menu_item >= 0 else 0
-    v.menu_value = 0
-    if ctl.menu_item >= 0:
-        from control import menu
-
-        v.menu_value = menu.value(ctl, ctl.menu_item)
+    v.menu_value = ctl.menu_value() if ctl.menu_item >= 0 else 0
     v.winner = -1 if g.winner is None else g.winner
     v.result = g.result or 0
     v.palette = ctl.settings.palette
     v.brightness = ctl.settings.brightness
     v.game = g.game_number
     v.changed += 1
+    return cands
 
 
 def _dice(ctl, g, v):
@@ -93,13 +93,12 @@ def _dice(ctl, g, v):
 def _cursor(ctl, v, old_selected):
     """Minimal layout: the cursor stays on a candidate; a new selection moves it on.
 
-    Candidates (a mask of target indices, as `ctl.cands`): the selected checker and its
-    destinations, else the movable checkers, else every point.
+    Returns the candidates (a mask of target indices): the selected checker and its
+    destinations, else the movable checkers, else every point; 0 without a cursor.
     """
     if ctl.layout != "minimal" or ctl.entry or ctl.menu_item >= 0 or ctl.busy():
-        ctl.cands = 0
         v.cursor = -1
-        return
+        return 0
     turn = ctl.game.turn
     if ctl.sel >= 0:
         m = v.dests | 1 << v.selected
@@ -107,7 +106,6 @@ def _cursor(ctl, v, old_selected):
         m = v.movable
     else:
         m = (1 << 24) - 1
-    ctl.cands = m
     if ctl.sel >= 0 and v.selected != old_selected:
         v.cursor = target_of(turn, max(ctl.dests))  # the nearest destination
     elif v.cursor < 0 or not m >> v.cursor & 1:
@@ -117,16 +115,16 @@ def _cursor(ctl, v, old_selected):
             v.cursor = target_of(turn, max(ctl.movable))
         else:
             v.cursor = 0
+    return m
 
 
-def move_cursor(ctl, right):
-    """LEFT/RIGHT (minimal layout): the cursor to the next candidate that way, round the
-    board."""
-    c = ctl.view.cursor
-    if ctl.cands:
+def move_cursor(v, cands, right):
+    """LEFT/RIGHT (minimal layout): the cursor of View `v` to the next of the candidates
+    `cands` that way, round the board (fill_view follows)."""
+    c = v.cursor
+    if cands:
         for _ in range(26):
             c = (c + (1 if right else -1)) % 26
-            if ctl.cands >> c & 1:
+            if cands >> c & 1:
                 break
-        ctl.view.cursor = c
-    fill_view(ctl, ctl.view)
+        v.cursor = c

@@ -1,4 +1,5 @@
-# One game of backgammon: its state, its record and its save format (no hardware, no UI).
+# One game of backgammon: its state, its record and its save text (no hardware, no UI); the
+# save is read back by model/savefile.py, which imports this module (not the other way).
 from array import array
 
 from gammon.play import check_dice, legal_plays
@@ -216,18 +217,3 @@ class Game:
 
     def to_json(self):
         return "".join(self.chunks())
-
-    @classmethod
-    def from_json(cls, text):
-        """The game a save describes; ValueError when it is not a consistent, legal game.
-
-        The loader is needed once, at boot: its module is dropped again after use.
-        """
-        from kernels.compat import unload
-
-        from model import savefile
-
-        try:
-            return savefile.load(cls, text)
-        finally:
-            unload("model.savefile")

@@ -1,20 +1,51 @@
-# The MENU options (brightness, autoplay, dice, colours, players, level), saved apart from
-# the game.
-# Checking and saving them lives in menu.py, loaded only when a setting changes (heap).
+# The board's settings (brightness, autoplay, dice, colours, players, level): plain data, the
+# values each one takes (check: the menu, `config` and the saved file all go through `set`),
+# and their save text. Saved apart from the game.
+import json
 
 DEFAULT_LEVELS = (32, 64, 128, 192, 255)  # the board module's BRIGHTNESS_LEVELS
 # Who plays each side: [player 0's, player 1's] (game.py's turn numbers); "board" is the
-# board's own player (autoplay.py).
+# board's own player (control/autoplay.py).
 PLAYER_MODES = (("human", "human"), ("human", "board"), ("board", "human"), ("board", "board"))
 LEVELS = ("easy", "strong")  # the board player's levels (gammon.opponent.LEVELS)
+PALETTES = 3  # the renderer's colour sets (display.view.PALETTE_COUNT; test_config checks)
 KEYS = ("brightness", "autoplay", "physical_dice", "palette", "players", "level")
+FLAG = (False, True)  # the values of autoplay and physical_dice
 SETTINGS_VERSION = 1  # a file without "level" (written before it existed) keeps its default
+
+
+def check(key, value):
+    """The value setting `key` keeps for `value`; ValueError naming what the key takes.
+
+    Types count: 1.0 is no flag, a dict is no pair of sides, "1" is no number.
+    """
+    if key == "brightness" or key == "palette":
+        lo, hi = (1, 255) if key == "brightness" else (0, PALETTES - 1)  # 0: a dark board
+        if type(value) is int and lo <= value <= hi:  # not True, not 1.0
+            return value
+        raise ValueError("%s: a whole number %d-%d" % (key, lo, hi))
+    if key == "autoplay" or key == "physical_dice":
+        if type(value) is bool or (type(value) is int and 0 <= value <= 1):
+            return FLAG[value]
+        raise ValueError("%s: true or false" % key)
+    if key == "players":
+        if type(value) is list or type(value) is tuple:
+            for mode in PLAYER_MODES:
+                if len(value) == 2 and value[0] == mode[0] and value[1] == mode[1]:
+                    return list(mode)  # the interned strings, not the request's
+        raise ValueError("players: one of %r" % (PLAYER_MODES,))
+    if key == "level":
+        for name in LEVELS:
+            if type(value) is str and value == name:
+                return name
+        raise ValueError("level: one of %r" % (LEVELS,))
+    raise ValueError("no setting %r" % (key,))
 
 
 class Settings:
     """brightness (LED level 1-255), autoplay (forced plays), physical_dice (enter the numbers
     of real dice), palette (0-2), players (["human", "human"]), level (the board player's:
-    "easy" or "strong")."""
+    "easy" or "strong"). `levels` are the brightness steps of the board's menu."""
 
     def __init__(self, levels=DEFAULT_LEVELS):
         self.levels = tuple(levels)
@@ -27,17 +58,17 @@ class Settings:
 
     def set(self, key, value):
         """Changes one setting; ValueError (nothing changed) when the key or value is bad."""
-        from control import menu
-
-        menu.set_setting(self, key, value)
+        setattr(self, key, check(key, value))
 
     def as_dict(self):
-        from control import menu
-
-        return menu.settings_dict(self)
+        d = {}
+        for key in KEYS:
+            d[key] = getattr(self, key)
+        d["players"] = list(self.players)
+        return d
 
     def to_json(self):
         """The settings file's text."""
-        from control import menu
-
-        return menu.settings_json(self)
+        d = self.as_dict()
+        d["v"] = SETTINGS_VERSION
+        return json.dumps(d, separators=(",", ":"))

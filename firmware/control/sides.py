@@ -1,0 +1,27 @@
+# Who plays each side: the board's own player (control/autoplay.py, with its weights) is made
+# when a side becomes the board's and dropped when none is; one that cannot be made (no
+# memory left for its code, no weights) gives the sides back to people and says why, rather
+# than leave a side nobody plays. Loaded only when the board is to play a side (heap).
+from model.settings import PLAYER_MODES
+
+
+def player(ctl):
+    """The board's player that ctl.settings.players call for: ctl.bot kept, a new one, or
+    None (its modules and weights dropped). The controller keeps it (Controller.bot)."""
+    from control import autoplay
+
+    if "board" not in ctl.settings.players:
+        if ctl.bot is not None:
+            autoplay.unload()
+        return None
+    if ctl.bot is not None:
+        return ctl.bot
+    try:
+        return autoplay.Bot()
+    except Exception as exc:  # MemoryError above all; the board must go on
+        ctl.settings.set("players", PLAYER_MODES[0])
+        ctl.view.error = 2  # the LEDs say so too
+        message = "the board cannot play a side: %r" % (exc,)
+        ctl.emit({"event": "error", "code": "no_player", "message": message})
+        ctl.save_settings()
+        return None
