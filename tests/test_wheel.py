@@ -197,6 +197,7 @@ def test_the_installed_deploy_compiles_the_firmware_it_carries(
     assert (built / "control" / "controller.mpy").read_bytes()[:1] == b"M"
     assert (built / "kernels" / "movegen.mpy").is_file()
     assert not list(built.glob("sim_*"))  # the simulator's own modules stay on the host
+    assert not list(built.glob("manifest*"))  # the image build's, not the board's
 
 
 def test_an_editable_install_uses_the_checkout(

