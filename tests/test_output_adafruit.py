@@ -55,10 +55,14 @@ def test_adafruit_strip_on_blinka_neopixel(monkeypatch):
     import board
     import neopixel
 
-    pixels = _captured(neopixel.NeoPixel)(
-        board.NEOPIXEL, pico.LED_COUNT, pixel_order=pico.LED_ORDER, auto_write=True
-    )
-    _check(pixels)
+    try:
+        pixels = _captured(neopixel.NeoPixel)(
+            board.NEOPIXEL, pico.LED_COUNT, pixel_order=pico.LED_ORDER, auto_write=True
+        )
+        _check(pixels)
+    finally:  # `neopixel` is MicroPython's to the firmware tests that follow (fake_hw's)
+        sys.modules.pop("neopixel", None)
+        sys.modules.pop("board", None)
 
 
 def test_firmware_ignores_blinkas_micropython_module():

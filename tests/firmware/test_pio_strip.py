@@ -1,5 +1,6 @@
 # hw/pio_strip.py against fakes of rp2's PIO and DMA (tests/firmware/fake_hw/rp2.py): the
 # program, the words sent, one transfer at a time, no allocation per frame.
+import gc
 import sys
 
 if sys.implementation.name != "micropython":  # the fake beside this file, not the type stubs
@@ -162,7 +163,7 @@ def test_hardware_setup_drives_an_rp2_by_pio_and_tells_the_chips_apart():
         from hw import hardware_setup as hs
 
         names = [
-            hs.board_module(p, m).NAME
+            hs.board_name(p, m)
             for p, m in (
                 ("rp2", "Raspberry Pi Pico 2 W with RP2350"),
                 ("rp2", "Raspberry Pi Pico with RP2040"),
@@ -171,17 +172,25 @@ def test_hardware_setup_drives_an_rp2_by_pio_and_tells_the_chips_apart():
             )
         ]
         assert names == ["pico2", "pico", "pico", "esp32s3"]
+        assert hs.board_module("rp2", "Raspberry Pi Pico 2 with RP2350").NAME == "pico2"
+        unload("hw.boards.pico2")  # one board module at a time (heap)
+        try:
+            hs.board_name("linux", "")
+            raise AssertionError("a board for linux")
+        except OSError:
+            pass
         import machine
         from hw.output import NeoPixelStrip
 
-        for name in ("pico", "pico2"):
-            board = __import__("hw.boards." + name, None, None, ("NAME",))
-            strip = hs.make_strip(board, machine.Pin(board.LED_PIN, machine.Pin.OUT))
-            assert isinstance(strip, PioStrip) and strip.count == board.LED_COUNT, name
-            assert strip.sm.program.words == WS2812 and strip.sm.freq == pio_strip.PIO_HZ
-            assert strip.sm.sideset_base.id == board.LED_PIN and strip.sm.active()
-            assert rp2.DMA.unpack_ctrl(strip.ctrl)["treq_sel"] == tx_dreq(hs.LED_SM)
-            strip = None
+        gc.collect()
+        board = hs.board_module("rp2", "RP2350")  # the test's heap holds one board module
+        strip = hs.make_strip(board, machine.Pin(board.LED_PIN, machine.Pin.OUT))
+        assert isinstance(strip, PioStrip) and strip.count == board.LED_COUNT
+        assert strip.sm.program.words == WS2812 and strip.sm.freq == pio_strip.PIO_HZ
+        assert strip.sm.sideset_base.id == board.LED_PIN and strip.sm.active()
+        assert rp2.DMA.unpack_ctrl(strip.ctrl)["treq_sel"] == tx_dreq(hs.LED_SM)
+        strip = board = None
+        unload("hw.boards.pico2")
         esp = hs.board_module("esp32", "")
         strip = hs.make_strip(esp, machine.Pin(esp.LED_PIN, machine.Pin.OUT))
         assert isinstance(strip, NeoPixelStrip) and strip.np.pin.id == esp.LED_PIN
