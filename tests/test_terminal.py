@@ -539,7 +539,8 @@ def test_every_menu_item_has_words():
     from control.menu import ITEMS
 
     assert len(wording.MENU_ITEMS) == len(ITEMS)
-    for i, name in enumerate(ITEMS):
+    for i, item in enumerate(ITEMS):
+        name = item[0] if isinstance(item, tuple) else item  # (name, setting, values)
         words = wording.next_step({"phase": "roll", "menu": i})
         assert words.startswith("menu: %s (" % wording.MENU_ITEMS[i])
         assert name in words or (name, wording.MENU_ITEMS[i]) == ("palette", "colours")
