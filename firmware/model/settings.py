@@ -33,12 +33,12 @@ def check(key, value):
             for mode in PLAYER_MODES:
                 if len(value) == 2 and value[0] == mode[0] and value[1] == mode[1]:
                     return list(mode)  # the interned strings, not the request's
-        raise ValueError("players: one of %r" % (PLAYER_MODES,))
+        raise ValueError('players: a pair of "human" or "board"')
     if key == "level":
         for name in LEVELS:
             if type(value) is str and value == name:
                 return name
-        raise ValueError("level: one of %r" % (LEVELS,))
+        raise ValueError('level: "%s"' % '" or "'.join(LEVELS))
     raise ValueError("no setting %r" % (key,))
 
 

@@ -3,8 +3,9 @@ import gc
 
 import fakes
 from display.view import MENU, PALETTE_COUNT
+from hw.storage import SETTINGS
 from model.game import MOVE, OPENING
-from model.settings import DEFAULT_LEVELS
+from model.settings import DEFAULT_LEVELS, PALETTES, Settings
 
 
 def test_menu_walks_items_and_closes():
@@ -135,6 +136,76 @@ def test_configure():
     fakes.done(ctl)
 
 
+def test_config_refuses_values_of_the_wrong_kind_and_says_what_it_takes():
+    """`config` (issue 12 item 9): a dict is no pair of sides, 1.0 no flag, and brightness
+    says the range it accepts (1-255: 0 is refused); nothing changes, nothing is saved."""
+    ctl, rec = fakes.make(keep=16)
+    ctl.configure("palette", 1, 5)  # one file on flash to compare against
+    before = ctl.settings.as_dict()
+    text = fakes.get(ctl.store.root, SETTINGS)
+    pair = 'players: a pair of "human" or "board"'
+    light = "brightness: a whole number 1-255"
+    for key, value, says in (
+        ("players", {"human": 1, "board": 2}, pair),
+        ("players", {"human": "board"}, pair),
+        ("players", ["human", "board", "board"], pair),
+        ("players", ("board",), pair),
+        ("players", "hb", pair),
+        ("autoplay", 1.0, "autoplay: true or false"),
+        ("autoplay", 0.0, "autoplay: true or false"),
+        ("autoplay", 2, "autoplay: true or false"),
+        ("physical_dice", "true", "physical_dice: true or false"),
+        ("brightness", 0, light),
+        ("brightness", 256, light),
+        ("brightness", 128.0, light),
+        ("brightness", True, light),
+        ("palette", True, "palette: a whole number 0-2"),
+        ("palette", -1, "palette: a whole number 0-2"),
+        ("level", "Easy", 'level: "easy" or "strong"'),
+        ("volume", 3, "no setting 'volume'"),
+    ):
+        rec.events = []
+        ok, err = ctl.configure(key, value, 10)
+        assert not ok and err == {"code": "bad_args", "message": says}, (key, value, err)
+        assert ctl.settings.as_dict() == before and not rec.of("config"), (key, value)
+        assert fakes.get(ctl.store.root, SETTINGS) == text, (key, value)
+    # the edges of what is taken: 1 and 255, flags as 0/1, a pair as a tuple
+    for key, value, kept in (
+        ("brightness", 1, 1),
+        ("brightness", 255, 255),
+        ("autoplay", 1, True),
+        ("autoplay", 0, False),
+        ("players", ("human", "human"), ["human", "human"]),
+        ("palette", PALETTES - 1, PALETTES - 1),
+    ):
+        ok, res = ctl.configure(key, value, 20)
+        assert ok and res["settings"][key] == kept and getattr(ctl.settings, key) == kept
+        assert type(getattr(ctl.settings, key)) is type(kept), (key, value)
+    fakes.done(ctl)
+
+
+def test_menu_and_config_take_the_same_values():
+    """Every value the menu steps to is one `config` accepts, and the menu's palettes are
+    the renderer's."""
+    assert PALETTES == PALETTE_COUNT
+    ctl, rec = fakes.make(keep=64)
+    for item in range(1, 7):
+        for _ in range(item + 1):
+            ctl.press("MENU", 10)
+        for _ in range(6):
+            ctl.press("RIGHT", 11)
+            d = rec.of("config")[-1]["settings"]
+            scratch = Settings(ctl.settings.levels)
+            for key in d:
+                scratch.set(key, d[key])  # raises if the menu made a value config refuses
+            assert scratch.as_dict() == d
+        while ctl.menu_item >= 0:
+            ctl.press("MENU", 12)
+    assert ctl.configure("players", ["human", "human"], 13)[0]  # the board's player leaves
+    assert ctl.bot is None
+    fakes.done(ctl)
+
+
 class _NoRoom:
     """An autoplay module whose player cannot be made (a heap with no room left for it)."""
 
@@ -146,7 +217,10 @@ class _NoRoom:
 def test_a_board_player_that_cannot_load_gives_the_sides_back_to_people():
     import sys
 
+    from kernels.compat import unload
+
     real = sys.modules.get("control.autoplay")
+    unload("control.autoplay")  # also from its package, where an import would find it first
     sys.modules["control.autoplay"] = _NoRoom
     try:
         ctl, rec = fakes.make(keep=16)
