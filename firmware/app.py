@@ -103,11 +103,7 @@ class App:
         if self.test is not None:
             self.test.press(name, now_ms)
         else:
-            self.ctl.defer_save = True  # the frame first; frame() saves right after it
-            try:
-                self.ctl.press(name, now_ms)
-            finally:
-                self.ctl.defer_save = False
+            self.ctl.press(name, now_ms, True)  # the frame first; frame() saves right after it
 
     def long_press(self, name, now_ms):
         if self.pace is not None:
@@ -116,11 +112,7 @@ class App:
 
     def _long_press(self, name, now_ms):
         if self.test is None:
-            self.ctl.defer_save = True
-            try:
-                self.ctl.long_press(name, now_ms)
-            finally:
-                self.ctl.defer_save = False
+            self.ctl.long_press(name, now_ms, True)
 
     def frame(self, now_ms):
         """One render step; True when the LEDs were written."""

@@ -62,10 +62,7 @@ def _restore(store, dice, layout, emit, now_ms, settings, savefile):
     game = newest(store, GAME, lambda data: savefile.load(Game, data), problems)
     ctl = Controller(game or Game(), settings, store, dice, layout, emit, now_ms)
     if problems:
-        ctl.boot_error = "; ".join(problems)
-        ctl.view.error = 1
-        ctl.emit({"event": "error", "code": "bad_save", "message": ctl.boot_error})
-        ctl.refresh(now_ms)
+        ctl.boot_failed("; ".join(problems), now_ms)
     return ctl
 
 

@@ -63,7 +63,7 @@ class Controller:
         dice entry have their modules, the rest is buttons.py's. `frame_first` (the app's
         buttons): the save waits for the next frame (flush)."""
         self.emit({"event": "press", "button": name})
-        self.defer_save = frame_first or self.defer_save
+        self.defer_save = frame_first
         try:
             if self.hint:  # shown until the next press
                 self.hint = None
@@ -82,19 +82,17 @@ class Controller:
         except Exception as exc:  # a bug must not stop the board: report it, keep going
             buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
             self.turn_changed(now_ms)
-        if frame_first:
-            self.defer_save = False
+        self.defer_save = False
 
     def long_press(self, name, now_ms, frame_first=False):
         """A key held 800 ms: ROLL held during a person's play is HINT. Never raises."""
-        self.defer_save = frame_first or self.defer_save
+        self.defer_save = frame_first
         try:
             if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
                 self.show_hint(now_ms)
         except Exception as exc:
             buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
-        if frame_first:
-            self.defer_save = False
+        self.defer_save = False
 
     # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
     def roll(self, now_ms, dice=None):

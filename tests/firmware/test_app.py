@@ -80,8 +80,8 @@ class FailingController:
         self.fail = False
         self.ticks = 0
 
-    def press(self, name, now_ms):
-        self.ctl.press(name, now_ms)
+    def press(self, name, now_ms, frame_first=False):
+        self.ctl.press(name, now_ms, frame_first)
 
     def tick(self, now_ms):
         if self.fail:
