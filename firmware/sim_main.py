@@ -11,6 +11,9 @@
 # (sim_timing.py: computing slowed to its CPU, strip writes and the USB serial port as slow as
 # there; pico-dma: the RP2040's PIO + DMA strip path); default none, the host's own speed.
 # Runs under CPython too (--board-timing then slows computing and the strip, not the port).
+# --parent-fd N: the read end of a pipe whose write end only `ledgammon sim` holds; when it
+# hangs up (the wrapper ended, even by SIGKILL) the firmware saves and stops, so it never
+# outlives its simulator and two firmwares never write one flash.
 import asyncio
 import sys
 
@@ -22,7 +25,7 @@ from sim_timing import TIMINGS, setup
 
 USAGE = (
     "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
-    " [--pace MS] [--nonblocking] [--board-timing none|pico|pico-dma|esp32s3]"
+    " [--pace MS] [--nonblocking] [--board-timing none|pico|pico-dma|esp32s3] [--parent-fd N]"
 )
 
 
@@ -35,6 +38,7 @@ def _options(argv):
         "pace": None,
         "nonblocking": False,
         "board-timing": "none",
+        "parent-fd": None,
     }
     i = 0
     while i < len(argv):
@@ -53,6 +57,8 @@ def _options(argv):
         raise ValueError("--layout is full or minimal")
     if opts["seed"] is not None:
         opts["seed"] = int(opts["seed"])
+    if opts["parent-fd"] is not None:
+        opts["parent-fd"] = int(opts["parent-fd"])
     if opts["pace"] is not None:
         opts["pace"] = int(opts["pace"])
         if not 1 <= opts["pace"] <= 10000:
@@ -98,8 +104,26 @@ def make_app(opts):
     return app
 
 
-async def _run(app):
+PARENT_MS = 200  # how often the parent pipe is looked at
+
+
+async def _watch_parent(fd, app):
+    """Saves and stops the app once the wrapper's pipe hangs up (nothing is ever written to
+    it, so readable means EOF): the firmware dies with its simulator."""
+    import select
+
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    while not poller.poll(0):
+        await asyncio.sleep(PARENT_MS / 1000)
+    app.ctl.flush()
+    app.stop()
+
+
+async def _run(app, parent_fd=None):
     asyncio.get_event_loop().set_exception_handler(_report)
+    if parent_fd is not None:
+        asyncio.create_task(_watch_parent(parent_fd, app))
     await app.main()
 
 
@@ -111,7 +135,7 @@ def main(argv):
         return 2
     app = make_app(opts)
     try:
-        asyncio.run(_run(app))
+        asyncio.run(_run(app, opts["parent-fd"]))
     except KeyboardInterrupt:
         pass
     return 0

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from ledgammon import commands, deploy
@@ -227,6 +228,137 @@ def test_sim_process_prints_port_and_stops_cleanly(tmp_path):
 def _children(pid: int) -> list[int]:
     with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
         return [int(x) for x in f.read().split()]
+
+
+def _running(pid: int) -> bool:
+    """True while `pid` runs (a zombie waiting for a reaper counts as gone)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _sim_process(flash: str) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ledgammon", "sim", "--flash", flash, "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        start_new_session=True,
+    )
+    return proc, proc.stdout.readline().decode().strip()
+
+
+def test_a_killed_sim_takes_its_firmware_along(tmp_path):
+    """SIGKILL to `ledgammon sim`'s process group while a client holds the port: its
+    firmware (in a session of its own) stops within a second or two instead of saving on,
+    and a second simulator on the same flash starts, resumes the game and keeps it alone."""
+    flash = str(tmp_path / "flash")
+    first, port = _sim_process(flash)
+    second = None
+    try:
+        assert port.startswith("/dev/pts/"), port
+        firmware = _children(first.pid)
+        with connect(port) as client:
+            client.roll([3, 1])
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait(10)
+            second, port2 = _sim_process(flash)  # waits for the flash lock if need be
+            assert port2.startswith("/dev/pts/"), (port2, second.stderr.read())
+            for _ in range(40):
+                if not _running(firmware[0]):
+                    break
+                time.sleep(0.05)
+            assert not _running(firmware[0]), "the first firmware outlived its simulator"
+        with connect(port2) as client:
+            st = client.state()
+            assert st["phase"] == "move" and st["dice"] == [3, 1]  # the first one's game
+            client.move("8/5 6/5")
+        second.send_signal(signal.SIGTERM)
+        assert second.wait(20) == 0
+        with start_sim(flash) as sim, connect(sim.port) as client:
+            assert client.state()["steps"] == ["8/5", "6/5"]  # nobody wrote over it
+    finally:
+        for proc in (first, second):
+            if proc is not None:
+                proc.kill()
+                proc.wait()
+
+
+def test_a_flash_directory_in_use_is_refused(tmp_path):
+    with start_sim(str(tmp_path)):
+        code, err = _run_sim(str(tmp_path))
+    assert code == 6 and "another simulator is using the flash directory" in err, err
+
+
+def _run_sim(flash: str) -> tuple[int, str]:
+    """`ledgammon sim --flash FLASH` that fails at start: (exit code, stderr)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ledgammon", "sim", "--flash", flash],
+        capture_output=True, text=True, env=ENV, timeout=60,
+    )
+    assert proc.stdout == "", proc.stdout  # no port: it never started
+    return proc.returncode, proc.stderr
+
+
+def _read_only(path: str) -> None:
+    """Makes a directory read-only, also for root (the immutable attribute)."""
+    os.makedirs(path)
+    os.chmod(path, 0o555)
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", path], check=True)
+    with pytest.raises(OSError):  # the case is real, or the test says so
+        open(os.path.join(path, "probe"), "w").close()
+
+
+def test_sim_flash_paths_that_cannot_be_a_flash(tmp_path):
+    """A read-only directory, a regular file, a path under /proc, a path under a file: one
+    line and exit code 6, no traceback."""
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    ro = str(tmp_path / "read-only")
+    _read_only(ro)
+    try:
+        for path, words in [
+            (ro, "read-only"),
+            (str(afile), "a file is in the way"),
+            ("/proc/ledgammon-flash", "No such file"),
+            ("/proc/self", "read-only"),
+            (str(afile / "flash"), "Not a directory"),
+        ]:
+            code, err = _run_sim(path)
+            one_error_line(code, err, 6, "cannot use %s as the flash directory" % path, words)
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", ro], check=True)
+        os.chmod(ro, 0o755)
+
+
+def test_a_firmware_dying_at_start_shows_its_traceback(tmp_path, capfd):
+    """MicroPython prints an uncaught exception on stdout, the pty: the simulator shows it on
+    its stderr (`ledgammon sim`) or in the log (`ledgammon play`'s sim.log), and its last
+    line in the error."""
+    from ledgammon.errors import SimulatorError
+    from ledgammon.sim import Simulator
+
+    lost = "ImportError: no module named 'hw.boards.nope'"
+    with pytest.raises(SimulatorError) as info:
+        Simulator(flash=str(tmp_path), board="nope").start()
+    assert str(info.value) == "the simulator stopped at start (exit code 1): " + lost
+    err = capfd.readouterr().err
+    assert err.startswith("Traceback (most recent call last):") and err.endswith(lost + "\n")
+    with pytest.raises(SimulatorError) as info:
+        Simulator(flash=str(tmp_path), board="nope", log="sim.log").start()
+    log = str(tmp_path / "sim.log")
+    assert str(info.value).endswith(": %s (see %s)" % (lost, log))
+    assert capfd.readouterr().err == ""
+    text = (tmp_path / "sim.log").read_text()
+    assert text.startswith("Traceback (most recent call last):") and lost in text
+    # `ledgammon play` says the same in one line; its log has the firmware's own stderr too
+    code, out, err = run(capfd, "play", "--flash", str(tmp_path), "--pace", "0")
+    one_error_line(code, err, 6, "stopped at start (exit code 2)", "sim.log")
+    assert "--pace is 1-10000 ms" in (tmp_path / "sim.log").read_text()
 
 
 def test_play_and_watch_open_the_view(tmp_path, capsys, monkeypatch):

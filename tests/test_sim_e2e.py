@@ -12,6 +12,7 @@ import random
 import time
 
 from ledgammon import boardinfo
+from link.lines import QUIET_MS
 from ledgammon.board_text import player_colours
 from ledgammon.client import Client
 from simkit import (
@@ -28,6 +29,7 @@ from simkit import (
 # The MicroPython unix port is pinned in requirements.txt: without it these tests fail.
 assert os.path.exists(MICROPYTHON), "the MicroPython unix port is missing: run make setup"
 BOARD = boardinfo.load("pico")
+QUIET_S = QUIET_MS / 1000 * 1.5  # a pause the firmware takes for silence before Ctrl-C
 
 
 def test_complete_games_through_the_client(tmp_path):
@@ -184,6 +186,7 @@ def test_ctrl_c_or_repl_request_ends_the_firmware(tmp_path):
     with start_sim(str(tmp_path)) as sim:
         with connect(sim.port) as client:
             client.roll()
+            time.sleep(QUIET_S)  # the escape counts after silence, as when mpremote connects
             client.transport.port.write(b"\r\x03\r\x01")
             assert sim.wait(5) == 0  # sim_main returns 0 when the app stops as asked
     with start_sim(str(tmp_path)) as sim:
@@ -202,6 +205,7 @@ def test_the_boards_read_path(tmp_path):
             assert replay(client.history()).position_id() == st["current_id"]
             client.transport.port.write(b'{"cmd":"he')
             assert client.request("hello")["error"]["code"] == "bad_json"
+            time.sleep(QUIET_S)
             client.transport.port.write(b"\r\x03\r\x01")
             assert sim.wait(10) == 0
 

@@ -5,6 +5,12 @@ serial task reads and writes the very bytes a client writes to the slave side, w
 serial port like /dev/ttyACM0 to pyserial. We keep the slave open (the port never hangs up
 between clients) and set the master non-blocking (sim_main --nonblocking), so the firmware
 reads whatever has arrived at once and is never stalled by a client that stops reading.
+
+The firmware dies with its simulator: it gets the read end of a pipe whose write end only
+this process holds (sim_main --parent-fd), and stops when that hangs up, however this
+process ended (even SIGKILL); it also inherits the flash directory's lock, so a second
+simulator on the same flash waits for the first firmware to be gone. A firmware that dies
+at start has its last words (a traceback, on the pty) shown on stderr or in the log.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ NATIVE = resources.native()  # kernels/: viper code
 SIM_MAIN = os.path.join(FIRMWARE, "sim_main.py")
 BOOT_TIMEOUT = 10.0  # compiling the firmware from source on a slow machine takes a while
 HEAP = "512K"  # from source on this 64-bit port: ~110 KB in use after boot; room for games
+LOCK_WAIT = 3.0  # s a new simulator waits for the flash of one that is just dying
 
 
 def find_micropython() -> str:
@@ -87,6 +94,7 @@ class Simulator:
         self.boot: bytes = b""  # the firmware's boot event line
         self._slave = -1
         self._lock = -1
+        self._parent = (-1, -1)  # the pipe the firmware watches: (its read end, our write end)
 
     def environment(self) -> dict[str, str]:
         """The firmware's module path: firmware/ (the script's folder) and native/, which
@@ -115,14 +123,21 @@ class Simulator:
             cmd += ["--pace", str(self.pace)]
         if self.board_timing != "none":
             cmd += ["--board-timing", self.board_timing]
+        if self._parent[0] >= 0:
+            cmd += ["--parent-fd", str(self._parent[0])]
         return cmd
 
     def start(self, timeout: float = BOOT_TIMEOUT) -> str:
         """Starts the firmware; returns the port once it has announced itself."""
-        os.makedirs(self.flash, exist_ok=True)
+        self._make_flash()
         self._lock_flash()
-        log = open(os.path.join(self.flash, self.log), "ab") if self.log else None
+        try:
+            log = open(os.path.join(self.flash, self.log), "ab") if self.log else None
+        except OSError as exc:
+            self._unlock()
+            raise SimulatorError("cannot write the simulator's log: %s" % exc) from None
         stderr = log or self.stderr  # with a log, tracebacks cannot scribble on a screen
+        self._parent = os.pipe()  # neither end inheritable but for pass_fds below
         master, slave = pty.openpty()
         tty.setraw(slave)
         if self.nonblocking:
@@ -137,29 +152,48 @@ class Simulator:
                 cwd=FIRMWARE,
                 env=self.environment(),
                 start_new_session=True,  # a Ctrl-C in our terminal is ours to handle
+                pass_fds=(self._parent[0], self._lock),  # the lock lives while it does
             )
         except OSError as exc:
             os.close(master)
             os.close(slave)
-            self._unlock()
+            self._close()
             raise SimulatorError("cannot start the simulator: %s" % exc) from None
         finally:
             if log is not None:
                 log.close()  # the child has its own copy
-        os.close(master)
+            if self._parent[0] >= 0:  # the child's end: only the child may hold it
+                os.close(self._parent[0])
+                self._parent = (-1, self._parent[1])
         self._slave = slave
         self.port = os.ttyname(slave)
         try:
+            # our copy of the master keeps what a firmware dying at start wrote readable
             self.boot = self._wait_boot(timeout)
         except BaseException:
             self.stop()
             raise
+        finally:
+            os.close(master)
         return self.port
+
+    def _make_flash(self) -> None:
+        """The flash directory, made if need be; one line when it cannot be one."""
+        path = self.flash
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as exc:
+            why = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
+            raise SimulatorError(
+                "cannot use %s as the flash directory: %s" % (path, why)
+            ) from None
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise SimulatorError("cannot use %s as the flash directory: read-only" % path)
 
     def _wait_boot(self, timeout: float) -> bytes:
         """Reads the slave side until the firmware's boot event (nothing else is there yet)."""
         deadline = time.monotonic() + timeout
-        buf = b""
+        buf = said = b""  # said: the lines before the boot event (a dying firmware's words)
         assert self.proc is not None
         while True:
             i = buf.find(b"\n")
@@ -167,30 +201,77 @@ class Simulator:
                 line, buf = buf[:i], buf[i + 1 :]
                 if b'"boot"' in line:
                     return line
+                said = (said + line + b"\n")[-8192:]
                 continue
             left = deadline - time.monotonic()
             if self.proc.poll() is not None:
-                where = " (see %s)" % os.path.join(self.flash, self.log) if self.log else ""
-                raise SimulatorError(
-                    "the simulator stopped at start (exit code %d)%s"
-                    % (self.proc.returncode, where)
-                )
+                raise SimulatorError(self._last_words(said + buf))
             if left <= 0:
                 raise SimulatorError("the simulator did not start within %.0f s" % timeout)
             ready, _, _ = select.select([self._slave], [], [], min(left, 0.1))
             if ready:
                 buf += os.read(self._slave, 4096)
 
-    def _lock_flash(self) -> None:
-        """One simulator per flash directory: two would overwrite each other's game."""
-        fd = os.open(os.path.join(self.flash, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    def _last_words(self, buf: bytes) -> str:
+        """What a firmware that stopped at start wrote (MicroPython prints its traceback on
+        stdout, the pty): shown on stderr, or in the log; its last line goes in the error."""
+        assert self.proc is not None
+        while select.select([self._slave], [], [], 0)[0]:
+            try:
+                more = os.read(self._slave, 4096)
+            except OSError:
+                break
+            if not more:
+                break
+            buf += more
+        text = buf.decode("utf-8", "replace").replace("\r\n", "\n").strip()
+        where = ""
+        if text:
+            self._tell(text + "\n")
+        if self.log:
+            where = " (see %s)" % os.path.join(self.flash, self.log)
+        last = text.splitlines()[-1] if text else ""
+        return "the simulator stopped at start (exit code %d)%s%s" % (
+            self.proc.returncode, ": " + last if last else "", where)
+
+    def _tell(self, text: str) -> None:
+        """Writes the firmware's words where its stderr goes: the log, or our stderr."""
+        data = text.encode()
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
+            if self.log:
+                with open(os.path.join(self.flash, self.log), "ab") as f:
+                    f.write(data)
+            elif self.stderr is None:
+                sys.stderr.write(text)
+                sys.stderr.flush()
+            elif not isinstance(self.stderr, int):
+                self.stderr.write(data)
+                self.stderr.flush()
+        except (OSError, ValueError):
+            pass  # nowhere to say it: the error line still has the last line
+
+    def _lock_flash(self) -> None:
+        """One simulator per flash directory: two would overwrite each other's game. The
+        lock is inherited by the firmware, so a simulator killed with SIGKILL keeps it until
+        its firmware is gone too (within a second: see --parent-fd); we wait that long."""
+        try:
+            fd = os.open(os.path.join(self.flash, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
             raise SimulatorError(
-                "another simulator is using the flash directory %s" % self.flash
+                "cannot use %s as the flash directory: %s" % (self.flash, exc.strerror)
             ) from None
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise SimulatorError(
+                        "another simulator is using the flash directory %s" % self.flash
+                    ) from None
+                time.sleep(0.05)
         self._lock = fd
 
     def _unlock(self) -> None:
@@ -227,6 +308,10 @@ class Simulator:
         if self._slave >= 0:
             os.close(self._slave)
             self._slave = -1
+        for fd in self._parent:
+            if fd >= 0:
+                os.close(fd)
+        self._parent = (-1, -1)
         self._unlock()
 
     def __enter__(self) -> Simulator:
