@@ -10,7 +10,7 @@ from kernels.compat import const
 from hw.ticks import ticks_diff, ticks_us
 
 try:
-    from kernels.frame import words as _words
+    from kernels.strip_words import words as _words
 except (ImportError, SyntaxError, ValueError):  # a port or build without native code
     _words = None
 
@@ -55,7 +55,7 @@ def tx_dreq(sm_id):
 
 
 def words_py(dst, src, n):
-    """The plain-Python twin of kernels.frame.words (ports without native code)."""
+    """The plain-Python twin of kernels.strip_words.words (ports without native code)."""
     j = 0
     k = 0
     for _ in range(n):

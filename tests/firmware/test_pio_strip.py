@@ -17,7 +17,7 @@ if sys.implementation.name != "micropython":
 from hw import pio_strip  # noqa: E402
 from hw.pio_strip import PioStrip, program, tx_dreq, words_py  # noqa: E402
 from kernels.compat import unload  # noqa: E402
-from kernels.frame import words  # noqa: E402
+from kernels.strip_words import words  # noqa: E402
 
 MP = sys.implementation.name == "micropython"
 # pico-examples' ws2812.pio as pioasm assembles it (side-set 1 bit, T1 2, T2 5, T3 3)
