@@ -194,25 +194,17 @@ class Controller:
 
     def configure(self, key, value, now_ms=0):
         """One setting (the menu, `config`); (False, bad_args) for a bad key or value,
-        nothing changed. Saved, announced, shown; the board's player joins or leaves."""
-        try:
-            self.settings.set(key, value)
-        except ValueError as exc:
-            return False, err("bad_args", str(exc))
-        if self.entry and not self.settings.physical_dice:
-            self.entry = None
-        self.save_settings()
-        d = self.settings.as_dict()
-        self.emit({"event": "config", "settings": d})
-        self._sides()
-        self.turn_changed(now_ms)
-        return True, {"settings": d}
+        nothing changed. Checked, saved and announced by menu.configure; the dice entry
+        ends with physical dice off, the board's player joins or leaves."""
+        from control import menu
 
-    def save_settings(self):
-        try:
-            self.store.save_settings(self.settings.to_json())
-        except OSError as exc:
-            self.emit({"event": "error", "code": "storage", "message": repr(exc)})
+        ok, out = menu.configure(self, key, value)
+        if ok:
+            if self.entry and not self.settings.physical_dice:
+                self.entry = None
+            self._sides()
+            self.turn_changed(now_ms)
+        return ok, out
 
     # The board's own player (autoplay.py) and HINT
     def _sides(self):

@@ -1,10 +1,11 @@
 # The MENU, shown on the dice: a new game, then one item per setting, stepping through the
-# values the settings model defines (model/settings.py) and set through Controller.configure,
-# exactly as `config` sets them.
+# values the settings model defines (model/settings.py); and a setting's change, from the
+# MENU or `config` alike (Controller.configure keeps what follows from it).
 from display.view import target_of_button
 from model.settings import FLAG, LEVELS, PALETTES, PLAYER_MODES
 
 from control import buttons
+from control.errors import err
 
 # (name in `menu` events, setting, the values the menu steps through: None for the board's
 # brightness levels). The first item is a new game; the seventh (level) shows all nine cells
@@ -68,3 +69,23 @@ def press(ctl, name, now):
         return
     values = _values(ctl.settings, item)
     ctl.configure(key, values[(value(ctl.settings, item) + delta) % len(values)], now)
+
+
+def configure(ctl, key, value):
+    """Sets, saves and announces one setting: (True, {"settings"}) or (False, bad_args),
+    nothing changed."""
+    try:
+        ctl.settings.set(key, value)
+    except ValueError as exc:
+        return False, err("bad_args", str(exc))
+    save_settings(ctl)
+    d = ctl.settings.as_dict()
+    ctl.emit({"event": "config", "settings": d})
+    return True, {"settings": d}
+
+
+def save_settings(ctl):
+    try:
+        ctl.store.save_settings(ctl.settings.to_json())
+    except OSError as exc:
+        ctl.emit({"event": "error", "code": "storage", "message": repr(exc)})

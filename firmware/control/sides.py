@@ -8,20 +8,25 @@ from model.settings import PLAYER_MODES
 def player(ctl):
     """The board's player that ctl.settings.players call for: ctl.bot kept, a new one, or
     None (its modules and weights dropped). The controller keeps it (Controller.bot)."""
-    from control import autoplay
-
     if "board" not in ctl.settings.players:
         if ctl.bot is not None:
+            from control import autoplay
+
             autoplay.unload()
         return None
     if ctl.bot is not None:
         return ctl.bot
-    try:
+    try:  # its code too may find no room
+        from control import autoplay
+
         return autoplay.Bot()
     except Exception as exc:  # MemoryError above all; the board must go on
         ctl.settings.set("players", PLAYER_MODES[0])
         ctl.view.error = 2  # the LEDs say so too
         message = "the board cannot play a side: %r" % (exc,)
         ctl.emit({"event": "error", "code": "no_player", "message": message})
-        ctl.save_settings()
+        try:  # as people: the next boot does not try again
+            ctl.store.save_settings(ctl.settings.to_json())
+        except OSError:
+            pass
         return None
