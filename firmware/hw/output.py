@@ -1,8 +1,10 @@
 # LED output adapters: what the renderer writes its frame to (a strip has .buf and .write()).
 #
 # strip.buf holds 3 bytes per LED in the board's LED_ORDER (the order the LEDs take on
-# the wire, e.g. "GRB"); write() sends it. Only hardware_setup.py makes the NeoPixel
-# objects; these adapters take them already made.
+# the wire, e.g. "GRB"); write() sends it, and returns False only when the strip cannot take
+# a frame yet (hw/pio_strip.py's, while one is on the wire: send it again later); `writes`
+# counts the frames sent. Only hardware_setup.py makes the NeoPixel objects; these adapters
+# take them already made.
 
 
 class NeoPixelStrip:
