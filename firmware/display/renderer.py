@@ -197,7 +197,7 @@ class Renderer:
 
     def render_solid(self, rgb, first=0, count=-1, brightness=255):
         """LEDs first..first+count-1 in one colour, the rest dark, then the supply limiter
-        (the self-test's segments, the all-white test). Always written."""
+        (the self-test's segments, the all-white test). False when the strip was busy."""
         buf = self.strip.buf
         order = self.board.LED_ORDER
         s = power.level_scale(brightness)
@@ -206,9 +206,9 @@ class Renderer:
         for i in range(first, end):
             for k in range(3):
                 buf[i * 3 + k] = rgb["RGB".index(order[k])] * s >> 8
-        self._finish()
+        wrote = self._finish()
         self._fresh = True  # the next render() writes whatever it draws
-        return True
+        return wrote
 
     def _finish(self):
         """Supply limiter, then write; False when the strip could not take the frame yet."""
