@@ -1,7 +1,8 @@
 # The save format read back: a saved game replayed turn by turn and checked, saved settings
 # taken value by value. Needed only at boot: callers drop this module again (heap).
-# A save file is ASCII JSON (the board writes nothing else): a byte over 127 is not a save,
-# which also keeps invalid UTF-8 out of the strings read back and out of the error reported.
+# A save file is ASCII JSON without escapes (the board writes nothing else): a byte over 127
+# or a backslash is not a save, which keeps invalid UTF-8 (raw, or a `\ud800` escape, which
+# MicroPython's json turns into one) out of the strings read back and the error reported.
 import json
 
 from gammon.play import Play
@@ -35,9 +36,16 @@ def load(cls, text):
 
 
 def _json(text):
-    """The JSON value of a save's text (str or bytes); ValueError when it is not ASCII JSON."""
-    if text and max(text) > (127 if isinstance(text, bytes) else "\x7f"):
+    """The JSON value of a save's text (str or bytes); ValueError when it is not ASCII JSON
+    without escapes."""
+    if isinstance(text, bytes):
+        high, escape = 127, b"\\"
+    else:
+        high, escape = "\x7f", "\\"
+    if text and max(text) > high:
         raise ValueError("not a save: a byte that is not ASCII")
+    if escape in text:
+        raise ValueError("not a save: an escape")
     return json.loads(text)
 
 
