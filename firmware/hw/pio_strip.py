@@ -80,7 +80,9 @@ class PioStrip:
         self.dma = dma
         self.count = count
         self.buf = bytearray(3 * count)
-        self.words = bytearray(4 * count)  # what the DMA reads: one 32-bit word an LED
+        # what the DMA reads, one 32-bit word an LED (a bytearray's storage is a heap block:
+        # 16-byte aligned, as word reads need)
+        self.words = bytearray(4 * count)
         self.clock_us = clock_us
         self.convert = convert or _words or words_py
         self.ctrl = dma.pack_ctrl(size=2, inc_read=True, inc_write=False, treq_sel=dreq)
