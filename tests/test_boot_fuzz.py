@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import subprocess
 import tempfile
 from typing import Any
 
@@ -31,6 +33,7 @@ from link.protocol import Protocol
 from model import savefile
 from model.game import MOVE, OPENING, OVER, Game
 from model.settings import Settings
+from mpytools import FIRMWARE, MICROPYTHON, NATIVE, require
 from simkit import connect, start_sim
 
 FILES = (GAME, GAME + TMP, SETTINGS, SETTINGS + TMP, "game.bad", "settings.bad")
@@ -340,3 +343,89 @@ def test_huge_files_boot_under_micropython(tmp_path):
     names = sorted(os.listdir(flash))
     assert {"game.bad", "settings.bad", GAME} <= set(names) and GAME + TMP not in names
     assert os.path.getsize(os.path.join(flash, "game.bad")) == 2 << 20
+
+
+# Boots each flash folder given under the MicroPython unix port: one JSON line per folder.
+MP_BOOT = """
+import sys
+sys.path[:0] = [%r, %r]
+import json
+from control.boot import boot
+from gammon.dice import Dice, SeededBytes
+from hw.storage import Store
+from link.protocol import Protocol
+for root in sys.argv[1:]:
+    out = []
+    ctl = boot(Store(root), Dice(SeededBytes(3)), "full", None, 0)
+    proto = Protocol(ctl, {"board": "pico"}, lambda b: out.append(bytes(b)), 0, stop=lambda: None)
+    proto.feed(b'{"cmd":"hello","id":1}\\n', 0)
+    print(json.dumps({"game": ctl.game.to_json(), "settings": ctl.settings.as_dict(),
+                      "error": ctl.boot_error, "hello": b"".join(out).decode()}))
+    ctl = proto = out = None
+"""
+
+
+def _random_flash(rng: random.Random) -> dict[str, Any]:
+    """What FLASH draws, from a seeded generator (the MicroPython batch is made up front)."""
+    flash: dict[str, Any] = {}
+    for name in FILES:
+        k = rng.random()
+        if k < 0.3:
+            flash[name] = None
+        elif k < 0.45:
+            flash[name] = rng.random() < 0.5
+        else:
+            data = bytearray(rng.choice(VALID))
+            kind = rng.randrange(6)
+            if kind == 2:  # mutated
+                for _ in range(rng.randint(1, 3)):
+                    i = rng.randrange(len(data))
+                    data[i : i + rng.randint(0, 3)] = bytes(rng.randrange(256) for _ in range(2))
+            elif kind == 3:
+                data = bytearray(rng.randbytes(rng.randrange(200)))
+            elif kind == 4:
+                data += b" " * (MAX_SAVE - len(data) + rng.randint(-1, 1))
+            elif kind == 5:
+                data = bytearray(b"[" * rng.randint(1, MAX_SAVE + 1))
+            flash[name] = bytes(data)
+    return flash
+
+
+def test_random_flashes_boot_under_micropython(tmp_path):
+    """60 random flashes booted by the firmware under the MicroPython unix port (its json
+    is laxer than CPython's, its file system calls its own): each boots, answers hello with
+    UTF-8 JSON, reports in ASCII, and keeps the newest save CPython's oracle finds valid."""
+    rng = random.Random(12)
+    roots, expected = [], []
+    for i in range(60):
+        flash = _random_flash(rng)
+        root = str(tmp_path / str(i))
+        os.mkdir(root)
+        _put(root, flash)
+        roots.append(root)
+        expected.append(
+            (_expected(flash, _game_of, GAME), _expected(flash, _settings_of, SETTINGS))
+        )
+    script = str(tmp_path / "boot_all.py")
+    with open(script, "w") as f:
+        f.write(MP_BOOT % (FIRMWARE, NATIVE))
+    cmd = [require(MICROPYTHON), "-X", "heapsize=512K", script] + roots
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(roots), proc.stdout[-3000:]
+    valid = 0
+    for root, line, ((game, _), (sets, _)) in zip(roots, lines, expected, strict=True):
+        got = json.loads(line)
+        hello = json.loads(got["hello"])
+        assert hello["ok"] and hello["id"] == 1, (root, got)
+        err = got["error"] or ""
+        assert not err or max(err) < "\x80", (root, err)
+        if game is not None:
+            valid += 1
+            assert got["game"] == game, (root, err)
+        if sets is not None:
+            assert got["settings"] == sets, (root, err)
+        if "cannot be moved" not in err:
+            assert not {GAME + TMP, SETTINGS + TMP} & set(os.listdir(root)), (root, err)
+    assert valid >= 10  # the batch does hold valid saves to keep
