@@ -221,8 +221,14 @@ def test_cli_passes_board_timing_on():
 
 def test_sim_main_refuses_a_bad_timing(tmp_path):
     proc = subprocess.run(
-        [sys.executable, os.path.join(FIRMWARE, "sim_main.py"), "--flash", str(tmp_path),
-         "--board-timing", "pc"],
+        [
+            sys.executable,
+            os.path.join(FIRMWARE, "sim_main.py"),
+            "--flash",
+            str(tmp_path),
+            "--board-timing",
+            "pc",
+        ],
         capture_output=True,
         text=True,
         timeout=30,

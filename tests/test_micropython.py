@@ -103,7 +103,7 @@ def precompiled(tmp_path_factory):
 # Modules that load the board's player (network weights and all), the gnubg oracle's data or
 # the match rules each get a process of their own: a 64 KB heap holds the engine and one of
 # them, not that plus the modules the other tests left loaded.
-OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle", "test_match")
+OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle", "test_match", "test_range32")
 
 
 def _engine_modules():

@@ -205,6 +205,19 @@ def _sext8(v):
     return v - 256 if v > 127 else v
 
 
+@micropython.viper
+def _offset(acc, start: int, n: int):
+    """acc[start:start + n] += 2**30, the stored sums' offset: in Python a value that large
+    would be a long int on a 32-bit port (tests/engine/test_range32.py)."""
+    h = ptr32(acc)
+    one = 1
+    one <<= 30
+    i = 0
+    while i < n:
+        h[start + i] = int(h[start + i]) + one
+        i += 1
+
+
 # The board player's helpers (gammon/opponent.py): a play made on a board, a game's value.
 
 
@@ -307,7 +320,8 @@ class Net:
         for j in range(units):
             s = _sext8(b[(_BIAS - _SIDE) * units + j]) * _ONE
             s += (_sext8(a[97 * units + j]) + _sext8(b[97 * units + j])) * 60
-            acc[3 * units + j] = (1 << 30) + s
+            acc[3 * units + j] = s
+        _offset(acc, 3 * units, units)
 
     def equity(self, board, roller=0):
         """Money equity (4096 = one point) for the side whose 25 counts start at `roller`
