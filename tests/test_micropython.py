@@ -104,6 +104,11 @@ def precompiled(tmp_path_factory):
 # the match rules each get a process of their own: a 64 KB heap holds the engine and one of
 # them, not that plus the modules the other tests left loaded.
 OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle", "test_match", "test_range32")
+# The board's player since it thinks in slices: its code and kept play-code lists take ~4 KB
+# more here (~2 KB on a 32-bit board), so ranking the 2,226 plays of the worst position next
+# to the tests' own copy of them needs 72 KB (64 KB before); test_opponent also loads the
+# one-piece choice it is compared with.
+GROUP_HEAP = {"test_opponent": "72K", "test_opponent_worst": "72K"}
 
 
 def _engine_modules():
@@ -120,7 +125,7 @@ def test_engine_tests_on_micropython_small_heap(precompiled, group):
     for d in precompiled:
         args += ["--path", d]
     modules = _engine_modules() if group == "rules" else [group]
-    code, passed, failed, out = _run_mprun(*(args + modules))
+    code, passed, failed, out = _run_mprun(*(args + modules), heap=GROUP_HEAP.get(group, HEAP))
     assert failed == 0 and code == 0, out[-6000:]
     assert passed == _count_tests(modules), out[-6000:]
 

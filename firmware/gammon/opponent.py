@@ -6,9 +6,10 @@
 # amount of work on every board (SLICE evaluations: ~0.2 ms on the unix port, ~40 ms on an
 # RP2040, where the whole strong choice takes 0.6 s on average and 1.8 s at worst).
 from array import array
+from gc import collect
 
 from kernels.compat import const
-from kernels.movegen import _ZERO_CHUNK, _keys, search
+from kernels.movegen import _ZERO_CHUNK, _keys, _second, search
 from kernels.net import _play, _won  # noqa: F401 (tests use _play from here)
 
 from .play import Play, check_dice
@@ -21,7 +22,7 @@ BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix 
 SLICE = const(48)  # evaluations a slice may spend (Choice.step)
 _KEEPS = const(16)  # a slice's share for one call of a Choice's `keeps` (a step search)
 _EASY_NOISE = const(410)  # easy adds up to a tenth of a point of chance to each play
-_CHUNKS = const(8)  # 64-code chunks each list keeps between choices (512 plays)
+_CHUNKS = const(4)  # 64-code chunks the play-code list keeps between choices (256 plays)
 _MASK = const(63)
 _ROLLS = (
     (1, 1),
@@ -73,7 +74,7 @@ class Codes:
 
     def __init__(self, keep):
         self.keep = keep
-        self.chunks = [array("i", _ZERO_CHUNK) for _ in range(keep)]
+        self.chunks = [array("i", _ZERO_CHUNK)]  # the next `keep` - 1 come when first needed
         self.used = 1
         self.n = 0
 
@@ -141,7 +142,6 @@ class Choice:
             self._gen = None
             opp.current = None
             opp.codes.trim()
-            opp.second.trim()
         return self.done
 
 
@@ -155,7 +155,6 @@ class Opponent:
         self.board = bytearray(50)  # a candidate's result, the other side on roll
         self.after = bytearray(50)
         self.codes = Codes(_CHUNKS)
-        self.second = Codes(_CHUNKS)  # the other order of the dice
         self.evaluations = 0
         self.left = 0  # evaluations the slice under way may still spend
         self.current = None  # the Choice under way
@@ -189,7 +188,7 @@ class Opponent:
         hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
         _keys[0] = 0
         best1 = search(board, (hi, lo), out, 0)
-        second = self.second
+        second = _second  # movegen's, for the other order of the dice
         best2 = search(board, (lo, hi), second, 1)
         if best1 == 2:
             if best2 == 2:
@@ -205,7 +204,12 @@ class Opponent:
         return out  # with one die only, the larger when it can be played
 
     def _choose(self, c):
-        """The choice as a generator: it yields whenever the slice's evaluations are spent."""
+        """The choice as a generator: it yields whenever the slice's evaluations are spent.
+        It starts with a collection of the heap, a slice of its own: the play-code lists may
+        grow by thousands of codes, which a heap full of garbage (and of stale pointers that
+        a collection made deeper in the search would find) cannot give."""
+        collect()
+        yield
         self.evaluations = 0
         start = self.start
         start[:] = c.position.key()

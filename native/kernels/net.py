@@ -13,6 +13,7 @@ else:
 
 N_INPUTS = const(198)  # 99 a side, as host/ledgammon/train/features.py
 _SIDE = const(99)
+_HALF = const(50)  # input rows per weight block (Net.rows)
 _BIAS = const(198)  # the always-on input that carries the hidden biases
 _ONE = const(64)  # an input of 1.0
 _HIDDEN_ONE = const(4096)  # a hidden activation of 1.0
@@ -99,17 +100,19 @@ def _changes(pair, sides: int, act) -> int:
 
 
 @micropython.viper
-def _accumulate(w1a, w1b, act, packed: int, acc):
+def _accumulate(rows, act, packed: int, acc):
     """Sums of the hidden units into acc[2h:3h] from a base and the changed inputs in `act`.
 
     packed = n | hidden << 8 | mode << 16. The base is acc[h:2h] (mode 1), or acc[3h:4h],
     the sums of an empty board (mode 0: a whole board's inputs are its changes from an empty
     one), which mode 2 also keeps as the new base. One input's weights are adjacent, so each
-    changed input is one pass over a short row; the rows of the player on roll are in w1a,
-    the other side's and the bias in w1b.
+    changed input is one pass over a short row. The rows are in four blocks (Net.rows): the
+    player on roll's inputs 0-49 and 50-98, the other side's 99-148 and 149-197 with the bias.
     """
-    wa = ptr8(w1a)
-    wb = ptr8(w1b)
+    p0 = ptr8(rows[0])
+    p1 = ptr8(rows[1])
+    p2 = ptr8(rows[2])
+    p3 = ptr8(rows[3])
     a = ptr16(act)
     h = ptr32(acc)
     n = packed & 255
@@ -125,17 +128,21 @@ def _accumulate(w1a, w1b, act, packed: int, acc):
     while k < n:
         i = int(a[2 * k])
         v = int(a[2 * k + 1]) - _SIGNED
+        w = p0
+        if i >= _SIDE:
+            i -= _SIDE
+            w = p2
+            if i >= _HALF:
+                i -= _HALF
+                w = p3
+        elif i >= _HALF:
+            i -= _HALF
+            w = p1
+        row = i * units
         j = 0
-        if i < _SIDE:
-            row = i * units
-            while j < units:
-                h[work + j] = int(h[work + j]) + ((int(wa[row + j]) ^ 0x80) - 0x80) * v
-                j += 1
-        else:
-            row = (i - _SIDE) * units
-            while j < units:
-                h[work + j] = int(h[work + j]) + ((int(wb[row + j]) ^ 0x80) - 0x80) * v
-                j += 1
+        while j < units:
+            h[work + j] = int(h[work + j]) + ((int(w[row + j]) ^ 0x80) - 0x80) * v
+            j += 1
         k += 1
     if mode == 2:
         j = 0
@@ -288,15 +295,27 @@ class Net:
             self.outputs = head[7]
             if n_in != N_INPUTS or self.outputs != 5 or not 0 < units < 128:
                 raise ValueError("%s: a network of another shape" % path)
-            # two blocks of about 4 KB rather than one of 8: easier to find in a small heap
+            want = 12 + (2 + N_INPUTS + 1) * units + 2 * self.outputs * (units + 1)
+            f.seek(0, 2)
+            if f.tell() != want:  # before allocating: a broken file costs no heap
+                raise ValueError("%s is cut short or too long: %d bytes" % (path, f.tell()))
+            f.seek(12)
+            # the input rows in four blocks of about 2 KB rather than one of 8: pieces that a
+            # fragmented heap can still give (in the file: the side on roll's 99, the other's
+            # 100 with the bias)
             self.scales = bytearray(2 * units)
-            self.w1a = bytearray(_SIDE * units)
-            self.w1b = bytearray((_SIDE + 1) * units)
+            self.rows = (
+                bytearray(_HALF * units),
+                bytearray((_SIDE - _HALF) * units),
+                bytearray(_HALF * units),
+                bytearray((_SIDE + 1 - _HALF) * units),
+            )
             self.w2 = bytearray(2 * self.outputs * (units + 1))
-            for block in (self.scales, self.w1a, self.w1b, self.w2):
+            self.size = 12
+            for block in (self.scales,) + self.rows + (self.w2,):
                 if f.readinto(block) != len(block):
                     raise ValueError("%s is cut short" % path)
-        self.size = 12 + len(self.scales) + len(self.w1a) + len(self.w1b) + len(self.w2)
+                self.size += len(block)
         for j in range(units):
             if self.scales[2 * j] < 128 or self.scales[2 * j + 1] > 28:
                 raise ValueError("%s: bad scales" % path)
@@ -316,10 +335,10 @@ class Net:
 
     def _empty_sums(self, units):
         """Hidden sums of an empty board: the bias, and fifteen off on each side (60/64)."""
-        acc, a, b = self.acc, self.w1a, self.w1b
+        acc, a, b = self.acc, self.rows[1], self.rows[3]  # inputs 50-98, 149-198
         for j in range(units):
-            s = _sext8(b[(_BIAS - _SIDE) * units + j]) * _ONE
-            s += (_sext8(a[97 * units + j]) + _sext8(b[97 * units + j])) * 60
+            s = _sext8(b[(_BIAS - _SIDE - _HALF) * units + j]) * _ONE
+            s += (_sext8(a[(97 - _HALF) * units + j]) + _sext8(b[(97 - _HALF) * units + j])) * 60
             acc[3 * units + j] = s
         _offset(acc, 3 * units, units)
 
@@ -328,7 +347,7 @@ class Net:
         (0 or 25) in the 50-byte `board`, that side being on roll."""
         self.whole[50:] = board
         n = _changes(self.whole, roller | (25 - roller) << 8, self.act)
-        _accumulate(self.w1a, self.w1b, self.act, n | self._units, self.acc)
+        _accumulate(self.rows, self.act, n | self._units, self.acc)
         return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
 
     def set_base(self, board, roller=0):
@@ -338,14 +357,14 @@ class Net:
         self.whole[50:] = board
         self._sides = roller | (25 - roller) << 8
         n = _changes(self.whole, self._sides, self.act)
-        _accumulate(self.w1a, self.w1b, self.act, n | self._units | 0x20000, self.acc)
+        _accumulate(self.rows, self.act, n | self._units | 0x20000, self.acc)
         return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
 
     def equity_after(self):
         """The equity of the board in `self.after` (written by the caller), for the same side
         as the base board's, from the inputs that changed."""
         n = _changes(self.pair, self._sides, self.act)
-        _accumulate(self.w1a, self.w1b, self.act, n | self._units | 0x10000, self.acc)
+        _accumulate(self.rows, self.act, n | self._units | 0x10000, self.acc)
         return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
 
     def probabilities(self):

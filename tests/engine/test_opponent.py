@@ -1,10 +1,11 @@
 # The board's player: only legal plays, within its budget, the same numbers both ways
-# (MicroPython too, where the counts are larger because the viper code is fast).
+# (MicroPython too, where the counts are larger because the viper code is fast); its choice
+# in slices, each bounded, equal to the one-piece choice it replaced.
 import sys
 
 from gammon import Position, legal_plays
 from gammon.dice import Dice, SeededBytes
-from gammon.opponent import LEVELS, Opponent, _packed, _play
+from gammon.opponent import LEVELS, SLICE, Opponent, _packed, _play, chance
 from kernels.movegen import play_codes
 from kernels.net import Net
 from positions import is_legal, pos
@@ -131,3 +132,83 @@ def test_bad_weight_files_are_refused():
         except ValueError:
             pass
     os.remove(name)
+
+
+def _positions(seed, games, limit=1000):
+    """Positions and dice with a play, from `games` games of the easy level against itself
+    (quick to play), at most `limit` of them."""
+    for position, roll, play in _games(seed, games, "easy"):
+        if play is not None:
+            yield position, roll
+            limit -= 1
+            if not limit:
+                return
+
+
+def test_the_sliced_choice_equals_the_one_piece_choice():
+    """Play for play, both levels (easy from the same seeds), as chosen before slices."""
+    from opponent_reference import Reference
+
+    opp = opponent()
+    ref = Reference(opp.net)
+    checked = 0
+    for position, roll in _positions(31, 8 if MICROPY else 1, 1000 if MICROPY else 10):
+        seed = checked * 7919 & 0xFFFF
+        assert opp.choose(position, roll, "strong") == ref.choose(position, roll, "strong")
+        ease = opp.choose(position, roll, "easy", chance(seed))
+        assert ease == ref.choose(position, roll, "easy", chance(seed))
+        checked += 1
+    assert checked >= 10
+
+
+def test_each_slice_spends_at_most_a_slice_of_evaluations():
+    opp = opponent()
+    checked = 0
+    for position, roll in _positions(32, 2 if MICROPY else 1, 1000 if MICROPY else 8):
+        for level in LEVELS:
+            c = opp.think(position, roll, level, chance(checked))
+            spent = 0
+            while not c.step():
+                assert 0 <= SLICE - opp.left <= SLICE, (SLICE, opp.left)
+                spent += SLICE - opp.left
+            spent += SLICE - opp.left
+            assert SLICE - opp.left <= SLICE
+            # every evaluation is counted in some slice (the searches of replies too); the
+            # first slice only collects the heap
+            assert spent >= opp.evaluations and c.slices > opp.evaluations // SLICE
+            checked += 1
+    assert checked >= 16
+
+
+def test_a_choice_interrupted_by_another_starts_again_and_ends_the_same():
+    opp = opponent()
+    position = Position.start()
+    alone = opp.choose(position, (6, 5), "strong")
+    c = opp.think(position, (6, 5), "strong")
+    assert not c.step()
+    other = opp.choose(pos({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2}), (4, 4))
+    assert other is not None
+    while not c.step():
+        pass
+    assert c.play == alone
+
+
+def test_play_codes_into_kept_lists_are_movegen_s():
+    opp = opponent()
+    n = 0
+    for position, roll in _positions(33, 1):
+        board = bytearray(position.key())
+        want = play_codes(board, roll)
+        got = opp.play_codes(board, roll)
+        assert [got[i] for i in range(len(got))] == [want[i] for i in range(len(want))]
+        n += 1
+    assert n > 20
+
+
+def test_the_easy_chance_stays_a_small_int_and_repeats():
+    a = chance(0xFFFF)
+    b = chance(0xFFFF)
+    seq = [a(65537) for _ in range(200)]
+    assert seq == [b(65537) for _ in range(200)] and max(seq) < 65537
+    seq.sort()
+    assert sum(1 for i in range(1, 200) if seq[i] != seq[i - 1]) > 150
