@@ -100,7 +100,7 @@ def make_app(opts):
         pace=pace,
     )
     if opts["pace"] is not None:
-        app.ctl.pace_ms = opts["pace"]
+        app.ctl.set_pace(opts["pace"])
     return app
 
 

@@ -19,27 +19,29 @@ def check(key, value):
 
     Types count: 1.0 is no flag, a dict is no pair of sides, "1" is no number.
     """
+    t = type(value)
     if key == "brightness" or key == "palette":
         lo, hi = (1, 255) if key == "brightness" else (0, PALETTES - 1)  # 0: a dark board
-        if type(value) is int and lo <= value <= hi:  # not True, not 1.0
+        if t is int and lo <= value <= hi:  # not True, not 1.0
             return value
-        raise ValueError("%s: a whole number %d-%d" % (key, lo, hi))
-    if key == "autoplay" or key == "physical_dice":
-        if type(value) is bool or (type(value) is int and 0 <= value <= 1):
+        takes = "a whole number %d-%d" % (lo, hi)
+    elif key == "autoplay" or key == "physical_dice":
+        if t is bool or (t is int and 0 <= value <= 1):
             return FLAG[value]
-        raise ValueError("%s: true or false" % key)
-    if key == "players":
-        if type(value) is list or type(value) is tuple:
+        takes = "true or false"
+    elif key == "players":
+        if (t is list or t is tuple) and len(value) == 2:
             for mode in PLAYER_MODES:
-                if len(value) == 2 and value[0] == mode[0] and value[1] == mode[1]:
+                if value[0] == mode[0] and value[1] == mode[1]:
                     return list(mode)  # the interned strings, not the request's
-        raise ValueError('players: a pair of "human" or "board"')
-    if key == "level":
-        for name in LEVELS:
-            if type(value) is str and value == name:
-                return name
-        raise ValueError('level: "%s"' % '" or "'.join(LEVELS))
-    raise ValueError("no setting %r" % (key,))
+        takes = 'a pair of "human" or "board"'
+    elif key == "level":
+        if t is str and value in LEVELS:
+            return LEVELS[LEVELS.index(value)]  # the interned string, not the request's
+        takes = '"easy" or "strong"'
+    else:
+        raise ValueError("no setting %r" % (key,))
+    raise ValueError("%s: %s" % (key, takes))
 
 
 class Settings:
