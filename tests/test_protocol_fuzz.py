@@ -5,7 +5,11 @@ a smaller batch goes through the pty to the simulator under MicroPython. The ora
 - every line gets exactly one reply (blank lines none), in order, and every line written is
   JSON; the game and the settings are unchanged after every error reply (each reply is
   checked the moment it is written, so a mixed batch is judged line by line);
-- a Ctrl-C byte stops the protocol only at the start of a line;
+- every line the board writes is valid UTF-8 (CPython's strict decoder) and JSON; invalid
+  UTF-8 anywhere in a request gets bad_json;
+- no byte stream stops the board but the exact escape to the REPL after a silence (see
+  link/lines.py), modelled here independently; random bytes full of 0x03, 0x01, 0x04 and
+  \r keep the board playing;
 - afterwards a legal request is answered and the board's state is consistent.
 Requests include `hint` and the board player's settings (`players`, `level`), good values
 often; one test lets the board play a side while the fuzz goes on between its actions.
@@ -25,6 +29,7 @@ from gammon.dice import Dice, SeededBytes
 from hw.storage import GAME, Store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from link.lines import QUIET_MS, WINDOW_MS
 from link.protocol import Protocol
 from simkit import connect, start_sim
 
@@ -155,7 +160,7 @@ class Judge:
         self.buf += bytes(data)
         while b"\n" in self.buf:
             line, self.buf = self.buf.split(b"\n", 1)
-            obj = json.loads(line)  # every line the board writes is JSON
+            obj = json.loads(line.decode("utf-8"))  # valid UTF-8 and JSON, every line
             assert isinstance(obj, dict)
             if "event" in obj:
                 kind = obj["event"] if obj.get("code") != "internal" else "internal"
@@ -183,15 +188,50 @@ def _expected_lines(data: bytes) -> int:
     return sum(1 for line in data.split(b"\n")[:-1] if line.strip(b" \t\r"))
 
 
-def _interrupt_at(data: bytes) -> int:
-    """Where a Ctrl-C at a line start (after CRs at most) stops the reader, or -1."""
-    start = 0
-    for i, b in enumerate(data):
-        if b == 10:
-            start = i + 1
-        elif b == 3 and all(c == 13 for c in data[start:i]):
-            return i
-    return -1
+def _escape_in(chunks: list[tuple[bytes, int]]) -> tuple[int, int]:
+    """Where the escape to the REPL stops the reader in chunks fed with those gaps (ms of
+    silence before each): (chunk index, bytes of it consumed), or (-1, 0). The rule: after
+    QUIET_MS of silence (or before anything was read), carriage returns at most, Ctrl-C, and
+    within WINDOW_MS a carriage return, Ctrl-A or Ctrl-C; a chunk that ends at that Ctrl-C
+    waits for the next one."""
+    armed = None  # the time of a Ctrl-C that waits for its confirmation
+    t = 0
+    last = -QUIET_MS  # the time of the last byte read
+    for i, (data, gap) in enumerate(chunks):
+        t += gap
+        if not data:
+            continue
+        quiet = t - last >= QUIET_MS
+        last = t
+        if armed is not None and t - armed <= WINDOW_MS and data[0] in b"\r\x01\x03":
+            return i, 1
+        armed = None
+        if quiet:
+            k = len(data) - len(data.lstrip(b"\r"))
+            if data[k : k + 1] == b"\x03":
+                if k + 1 == len(data):
+                    armed = t
+                elif data[k + 1] in b"\r\x01\x03":
+                    return i, k + 2
+    return -1, 0
+
+
+def _not_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _no_escape(data: bytes) -> bytes:
+    """The data with every Ctrl-C that a confirming byte follows made a Ctrl-D: whatever the
+    silences and the chunks a reader sees, it cannot hold the escape (other Ctrl-Cs stay)."""
+    out = bytearray(data)
+    for i in range(len(out) - 1):
+        if out[i] == 3 and out[i + 1] in b"\r\x01\x03":
+            out[i] = 4
+    return bytes(out)
 
 
 TURNS = [0, 1, 2, 5, 6, 9, 15, 22, 40]  # the boards fuzzed: requests into a game this far
@@ -269,6 +309,7 @@ def _board(seed: int, turns: int) -> tuple[Any, Protocol, Judge]:
         ctl, {"board": "pico", "layout": "full", "leds": 440}, judge, 0, stop=lambda: None
     )
     ctl.emit = proto.event
+    proto.feed(b"\n", 0)  # every example then comes within the same burst: no silence
     _BOARDS[key] = (ctl, proto, judge, _pristine(ctl))
     return ctl, proto, judge
 
@@ -280,20 +321,17 @@ def _fill(data: bytes, plays: list[str], pick: int) -> bytes:
 
 
 def _check(data: bytes, seed: int, turns: int, pick: int = 0) -> None:
+    """Lines fed with no silence before them: whatever the bytes, nothing stops the board
+    but a `repl` request; every non-blank line gets one reply."""
     ctl, proto, judge = _board(seed, turns)
     if b"<PLAY>" in data or b"<STEP>" in data:
         data = _fill(data, ctl.state()["plays"], pick)
     consumed = proto.feed(data, 0)
-    stop = _interrupt_at(data)
-    if stop >= 0:  # the lines before the Ctrl-C were answered, nothing after it was read
-        assert proto.stopped and consumed == stop + 1
-        assert len(judge.replies) == _expected_lines(data[: stop + 1])
-        proto.stopped = False  # the app would end here; the check below goes on
-    else:
-        assert consumed == len(data)
-        assert len(judge.replies) == _expected_lines(data), judge.replies
-        assert proto.stopped == any(r.get("repl") for r in judge.replies)
-    _answers(ctl, proto, judge, 1)
+    assert consumed == len(data)
+    assert len(judge.replies) == _expected_lines(data), judge.replies
+    assert proto.stopped == any(r.get("repl") for r in judge.replies)
+    proto.stopped = False  # the app would end here; the check below goes on
+    _answers(ctl, proto, judge, 0)
 
 
 def _answers(ctl: Any, proto: Protocol, judge: Judge, now: int) -> None:
@@ -322,19 +360,114 @@ def test_fuzz_lines_in_process(data, seed, turns, pick):
     _check(data, seed, turns, pick)
 
 
+# random bytes full of the REPL's control characters, line ends and JSON punctuation
+CONTROL_BYTES = st.lists(
+    st.sampled_from(b'\x03\x03\x01\x04\r\r\n{}":x') | st.integers(0, 255), max_size=300
+).map(bytes)
+
+
 @settings(FUZZ, max_examples=500)
-@given(data=st.binary(min_size=1, max_size=1500), seed=st.integers(1, 3), cut=st.integers(0, 1500))
+@given(
+    data=st.binary(min_size=1, max_size=1500) | CONTROL_BYTES,
+    seed=st.integers(1, 3),
+    cut=st.integers(0, 1500),
+)
 def test_fuzz_random_bytes_in_chunks(data, seed, cut):
-    """Raw bytes, fed in two chunks at an arbitrary cut, then a newline to end the line."""
+    """Raw bytes, fed in two chunks at an arbitrary cut within one burst, then a newline
+    to end the line: never a stop, every line answered."""
     ctl, proto, judge = _board(seed, 6)
     data = data + b"\n"
-    if _interrupt_at(data) >= 0:
-        _check(data, seed, 6)
-        return
     proto.feed(data[:cut], 0)
     proto.feed(data[cut:], 0)
+    assert not proto.stopped
     assert len(judge.replies) == _expected_lines(data)
     _check(b"\n", seed, 6)
+
+
+@settings(FUZZ, max_examples=400)
+@given(
+    chunks=st.lists(
+        st.tuples(
+            CONTROL_BYTES.filter(len), st.sampled_from([0, 1, 50, 99, 100, 250, 300, 301, 1500])
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    seed=st.integers(1, 3),
+)
+def test_fuzz_control_bytes_with_silences_stop_only_at_the_exact_escape(chunks, seed):
+    """Chunks of those bytes with silences between them (the first after a long one; none
+    long enough to drop a half line): the reader stops exactly where the escape is, or
+    never; the lines before were answered; and the board plays on afterwards."""
+    ctl, proto, judge = _board(seed, 6)
+    t = 5000
+    seq = [(data, gap if i else 5000) for i, (data, gap) in enumerate(chunks)]
+    at, used = _escape_in(seq)
+    fed = b""
+    for i, (data, gap) in enumerate(seq):
+        t += gap
+        n = proto.feed(data, t)
+        if i == at:
+            assert proto.stopped and n == used, (seq, i)
+            fed += data[:n]
+            break
+        assert not proto.stopped and n == len(data), (seq, i)
+        fed += data
+    if at < 0:
+        assert not proto.stopped
+        fed += b"\n"
+        proto.feed(b"\n", t)
+        assert len(judge.replies) == _expected_lines(fed)
+    else:
+        assert len(judge.replies) == _expected_lines(fed[: fed.rfind(b"\n") + 1])
+        proto.stopped = False
+        proto.feed(b"\n", t)  # (a stopped board would leave for the REPL here)
+    judge.replies = []
+    proto.feed(b'{"cmd":"roll"}\n{"cmd":"state","id":"check"}\n', t)
+    assert judge.replies[-1]["id"] == "check" and judge.replies[-1]["ok"], judge.replies
+    assert judge.replies[-1]["position_id"] == ctl.game.position.position_id()
+    _BOARDS.pop((seed, 6), None)  # times moved on: the next example boots afresh
+
+
+BAD_UTF8 = [
+    b"\xc0\xaf",
+    b"\xe0\x80\xaf",
+    b"\xf0\x80\x80\xaf",
+    b"\xf4\x90\x80\x80",
+    b"\xed\xa0\x80",
+    b"\xed\xbf\xbf",
+    b"\xc1\xbf",
+    b"\xf5\x80\x80\x80",
+    b"\x80",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\xff",
+]
+
+
+@settings(FUZZ, max_examples=300)
+@given(
+    line=REQUESTS,
+    bad=st.sampled_from(BAD_UTF8) | st.binary(min_size=1, max_size=4).filter(_not_utf8),
+    where=st.integers(0, 10**6),
+    text=st.text(min_size=1, max_size=12),
+)
+def test_fuzz_invalid_utf8_is_bad_json_and_valid_text_comes_back(line, bad, where, text):
+    """Invalid UTF-8 anywhere in a request gets bad_json (its id back only when it is an
+    integer the reply can carry); any valid text as an id comes back as it was."""
+    ctl, proto, judge = _board(1, 6)
+    quote = [i for i in range(len(line)) if line[i : i + 1] == b'"'] or [0]
+    i = quote[where % len(quote)] + (where // 7) % 2  # inside a string, or just before it
+    proto.feed(line[:i] + bad + line[i:] + b"\n", 0)
+    (reply,) = judge.replies
+    assert reply["error"]["code"] in ("bad_json", "too_long"), reply
+    judge.replies = []
+    tid = json.dumps({"cmd": "hello", "id": text}, ensure_ascii=False).encode("utf-8", "strict")
+    proto.feed(tid + b"\n", 0)
+    (reply,) = judge.replies
+    if len(text) <= 32 and not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        assert reply["ok"] and reply["id"] == text, (text, reply)
+    _answers(ctl, proto, judge, 0)
 
 
 # well-formed requests of a person playing against the board
@@ -373,7 +506,7 @@ def test_fuzz_while_the_board_plays():
                 ctl.tick(now)
             judge.before = judge.snap()
             judge.replies = []
-            data = line.replace(b"\x03", b"\x04") + b"\n"  # Ctrl-C: the in-process fuzz
+            data = _no_escape(line) + b"\n"  # silences pass here: no escape
             if b"repl" in data:
                 continue
             data = _fill(data, ctl.state()["plays"], pick)
@@ -396,10 +529,11 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
     """300 fuzz inputs through the pty; after each a state request must come back with the
     game unchanged (unless some line of that input was a request that succeeded).
 
-    The two documented ways to leave for the REPL would end the simulator: a Ctrl-C byte
-    is replaced by Ctrl-D here and inputs naming "repl" are left out (the in-process fuzz
-    covers both). A side given to the board is given back after the example, as the board
-    plays on by itself in real time."""
+    The two documented ways to leave for the REPL would end the simulator: inputs naming
+    "repl" are left out and a Ctrl-C that a confirming byte follows becomes a Ctrl-D (the
+    in-process fuzz covers both); every other Ctrl-C stays, after newlines too. Raw bytes
+    full of control characters are among the inputs. A side given to the board is given
+    back after the example, as the board plays on by itself in real time."""
     rng = random.Random(17)
     examples = []
 
@@ -410,10 +544,10 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
         database=None,
         suppress_health_check=list(HealthCheck),
     )
-    @given(INPUTS)
+    @given(INPUTS | CONTROL_BYTES.map(lambda b: b + b"\n"))
     def collect(data):
         if b"repl" not in data:
-            examples.append(data.replace(b"\x03", b"\x04"))
+            examples.append(_no_escape(data))
 
     collect()
     set_players = 0
@@ -433,7 +567,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
                 line = client.transport.read_line(10)
                 assert line is not None, "no answer after %r" % data[:80]
                 try:
-                    obj = json.loads(line)
+                    obj = json.loads(line.decode("utf-8"))  # strict UTF-8, then JSON
                 except ValueError:
                     raise AssertionError("a line that is not JSON: %r" % line[:80]) from None
                 if "event" in obj:
@@ -449,6 +583,40 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
                 set_players += 1
                 client.config(players=["human", "human"])
     assert set_players > 3  # the board's players were set (and it played) in some examples
+
+
+def test_the_escape_ends_the_simulator_and_garbage_does_not(tmp_path):
+    """Through the pty under MicroPython: a burst with Ctrl-Cs after newlines, even in the
+    escape's own order, is answered line by line and the simulator plays on; the exact
+    escape after a silence (mpremote's "\\r\\x03\\r\\x01") ends it (in the simulator
+    there is no REPL to hand the port to) after its `repl` event."""
+    import time
+
+    with start_sim(str(tmp_path), seed=4) as sim, connect(sim.port) as client:
+        port = client.transport.port
+        burst = b'{"cmd":"hello","id":1}\n\x03\x03\r\x01\n\r\x03\r\x01\n' + bytes(range(256))
+        port.write(burst + b'\n{"cmd":"hello","id":2}\n')
+        ids = []
+        while 2 not in ids:
+            line = client.transport.read_line(10)
+            assert line is not None, ids
+            obj = json.loads(line.decode("utf-8"))
+            if "event" not in obj:
+                ids.append(obj.get("id"))
+        assert ids[0] == 1 and ids[-1] == 2 and len(ids) == 6, ids  # bad_json for the rest
+        assert sim.alive() and client.state()["phase"] == "opening"
+        time.sleep(0.3)  # silence, then mpremote's interrupt
+        port.write(b"\r\x03\r\x01")
+        events = []
+        while True:
+            line = client.transport.read_line(10)
+            if line is None:
+                break
+            events.append(json.loads(line.decode("utf-8")))
+            if events[-1].get("event") == "repl":
+                break
+        assert events and events[-1] == {"event": "repl"}, events
+        assert sim.wait(10) == 0
 
 
 def test_worst_case_state_is_streamed(tmp_path):

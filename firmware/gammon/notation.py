@@ -83,21 +83,29 @@ def _net(froms, tos):
 
 
 def _marks_kept(marked, hits):
-    """Is every point marked with `*` (a sorted list) among the points hit (sorted)? A mark
-    where nothing is hit makes the play illegal; a missing mark is fine."""
-    hits = list(hits)
+    """Is every point marked with `*` among the points hit? A mark where nothing is hit
+    makes the play illegal; a missing mark is fine. (A point is hit once a turn at most:
+    "8/5*(2)" marks one hit.)"""
     for p in marked:
         if p not in hits:
             return False
-        hits.remove(p)
     return True
+
+
+def _marked(moves):
+    """The points marked with `*` in parsed moves, each once, sorted."""
+    out = []
+    for m in moves:
+        for h in m[2]:
+            if h not in out:
+                out.append(h)
+    return sorted(out)
 
 
 def check_marks(text, steps):
     """ValueError when `text` marks a hit (`*`) that the single steps made, ((frm, to, hit),
     ...), did not make: `24/23*` where 23 was empty is not the step 24/23."""
-    marked = sorted(h for m in parse_moves(text) for h in m[2])
-    if not _marks_kept(marked, sorted(s[1] for s in steps if s[2])):
+    if not _marks_kept(_marked(parse_moves(text)), [s[1] for s in steps if s[2]]):
         raise ValueError("nothing is hit where %s marks a hit" % text)
 
 
@@ -109,7 +117,7 @@ def find_play(position, dice, text):
     dice = check_dice(dice)
     moves = parse_moves(text)
     want = _net([m[0] for m in moves], [m[1] for m in moves])
-    marked = sorted(h for m in moves for h in m[2])
+    marked = _marked(moves)
     matches = []
     for play in legal_plays(position, dice):
         steps = play.steps

@@ -8,12 +8,14 @@
 # `expire` is called).
 #
 # The escape to the REPL (docs/protocol.md) is recognised only as an exact sequence: after at
-# least QUIET_MS of silence, carriage returns at most, a Ctrl-C (0x03), then within WINDOW_MS
-# a carriage return, a Ctrl-A or a second Ctrl-C. That is what mpremote ("\r\x03" then
-# "\r\x01"), Thonny (Ctrl-C, then Ctrl-A or more Ctrl-Cs) and a person pressing Ctrl-C twice
-# send; a Ctrl-C anywhere else (binary garbage, a burst that merely contains "\n\x03") is an
-# ordinary bad byte. The bytes after the confirming one are left in the port for the REPL
-# (mpremote's Ctrl-A).
+# least QUIET_MS of silence (the port found empty, and nothing read for that long since: the
+# serial task says when bytes were still waiting, so that a loop held by the board's thinking
+# cannot make a burst look like silence), carriage returns at most, a Ctrl-C (0x03), then
+# within WINDOW_MS a carriage return, a Ctrl-A or a second Ctrl-C. That is what mpremote
+# ("\r\x03" then "\r\x01"), Thonny (Ctrl-C, then Ctrl-A or more Ctrl-Cs) and a person pressing
+# Ctrl-C twice send; a Ctrl-C anywhere else (binary garbage, a burst that merely contains
+# "\n\x03") is an ordinary bad byte. The bytes after the confirming one are left in the port
+# for the REPL (mpremote's Ctrl-A).
 import json
 
 from hw.ticks import ticks_diff
@@ -52,7 +54,8 @@ class LineReader:
         self.n = 0  # bytes of the current line in buf
         self.skipping = False  # discarding the rest of an overlong line
         self.last = 0  # ticks of the last byte of an unfinished line
-        self.seen = 0  # ticks of the last byte read
+        self.seen = 0  # ticks of the last read that left the port empty
+        self.more = False  # the last read left bytes waiting: the burst goes on
         self.fresh = True  # nothing read yet: as after a silence
         self.armed = False  # a Ctrl-C after silence: the next byte decides
         self.armed_at = 0
@@ -73,8 +76,9 @@ class LineReader:
             return True
         return False
 
-    def feed(self, data, now_ms, n=-1):
+    def feed(self, data, now_ms, n=-1, more=False):
         """Takes bytes (bytes or bytearray, the first n of them); returns the count consumed.
+        `more`: bytes were still waiting in the port after these (no silence follows them).
 
         Fewer than n are consumed only at the escape: the caller leaves the rest in the port.
         """
@@ -83,8 +87,9 @@ class LineReader:
         if n == 0:
             return 0
         self.expire(now_ms)
-        quiet = self.fresh or ticks_diff(now_ms, self.seen) >= QUIET_MS
+        quiet = self.fresh or (not self.more and ticks_diff(now_ms, self.seen) >= QUIET_MS)
         self.fresh = False
+        self.more = more
         self.seen = now_ms
         if self.armed:
             self.armed = False

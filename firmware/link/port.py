@@ -153,7 +153,11 @@ async def serve(protocol, stream=None, nonblocking=False):
 
 
 async def _serve_chunks(protocol, s, asyncio):
+    import select
+
     reader = asyncio.StreamReader(s)
+    poller = select.poll()
+    poller.register(s, select.POLLIN)
     buf = bytearray(256)
     while not protocol.stopped:
         try:
@@ -164,7 +168,14 @@ async def _serve_chunks(protocol, s, asyncio):
             continue
         if n == 0:
             return  # the port is gone
-        protocol.feed(buf, ticks_ms(), n)
+        protocol.feed(buf, ticks_ms(), n, _waiting(poller))
+
+
+def _waiting(poller):
+    """Are bytes waiting in the port (polled without waiting)?"""
+    for _ in poller.ipoll(0):
+        return True
+    return False
 
 
 async def _serve_bytes(protocol, s, asyncio):
@@ -184,20 +195,22 @@ async def _serve_bytes(protocol, s, asyncio):
         # Drain what is waiting, stopping at a newline (answer promptly), at a Ctrl-C and
         # after one while it may start the escape: the byte after it decides, and what
         # follows that stays in the port for the REPL (mpremote's Ctrl-A).
+        more = True
         while n < 64 and one[0] != _NL and one[0] != _CTRL_C and not lines.armed:
-            ready = False
-            for _ in poller.ipoll(0):
-                ready = True
-            if not ready or not s.readinto(one):
+            more = _waiting(poller)
+            if not more or not s.readinto(one):
                 break
             buf[n] = one[0]
             n += 1
-        protocol.feed(buf, ticks_ms(), n)
+        else:
+            more = _waiting(poller)
+        protocol.feed(buf, ticks_ms(), n, more)
 
 
 async def _serve_cpython(protocol, s):
     import asyncio
     import os
+    import select
 
     loop = asyncio.get_running_loop()
     fd = s.fileno()
@@ -215,6 +228,7 @@ async def _serve_cpython(protocol, s):
                 return  # EIO: the other side of the pty is gone
             if not data:
                 return
-            protocol.feed(data, ticks_ms())
+            more = bool(select.select([fd], [], [], 0)[0])
+            protocol.feed(data, ticks_ms(), -1, more)
     finally:
         loop.remove_reader(fd)

@@ -69,10 +69,11 @@ class Protocol:
         self._refused = None
 
     # bytes in
-    def feed(self, data, now_ms, n=-1):
-        """Bytes from the port; complete lines are answered before this returns."""
+    def feed(self, data, now_ms, n=-1, more=False):
+        """Bytes from the port; complete lines are answered before this returns. `more`: the
+        port had more bytes waiting after these (LineReader.feed)."""
         self.now = now_ms
-        return self.lines.feed(data, now_ms, n)
+        return self.lines.feed(data, now_ms, n, more)
 
     def expire(self, now_ms):
         return self.lines.expire(now_ms)

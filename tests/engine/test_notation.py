@@ -189,3 +189,11 @@ def test_a_hit_mark_where_nothing_is_hit_names_no_play():
     check_marks("24/23", [(24, 23, True)])  # a missing mark is fine
     assert raises(check_marks, "24/23*", [(24, 23, False)])
     assert raises(check_marks, "24/23*/20", [(24, 23, False), (23, 20, True)])
+    # a point is hit once a turn at most: "8/5*(2)" marks one hit
+    two = pos({8: 4, 6: 5, 13: 6}, {20: 1, 6: 5, 8: 3, 13: 6})
+    play = find_play(two, (3, 3), "8/5*(2) 6/3(2)")
+    assert str(play) == "8/5*(2) 6/3(2)" and sum(1 for s in play.steps if s[2]) == 1
+    check_marks("8/5*(2) 6/3(2)", play.steps)
+    for p in legal_plays(two, (3, 3)):  # every listed play names itself, marks and all
+        assert find_play(two, (3, 3), str(p)).steps == p.steps, str(p)
+        check_marks(str(p), p.steps)

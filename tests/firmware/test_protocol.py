@@ -221,6 +221,11 @@ def test_ctrl_c_alone_or_in_a_line_is_a_bad_byte():
     replies, _ = _ask(proto, wire, b"\r\x03\r\x01\n", 5050)
     assert replies[0]["error"]["code"] == "bad_json"
     r = _one(proto, wire, b'{"cmd":"hello","id":1}\n', 5051)
+    # a burst read in two pieces with bytes still waiting between them (the loop was held:
+    # the second piece is read late), though its second piece starts as the escape does
+    proto.feed(b'{"cmd":"hello","id":2}\n', 6000, -1, True)
+    replies, _ = _ask(proto, wire, b"\x03\x03\n", 9000)
+    assert replies[-1]["error"]["code"] == "bad_json"
     assert r["ok"] and not stops and not proto.stopped
     _done(ctl)
 
