@@ -19,7 +19,7 @@ _ONE = const(4096)  # one point of equity (kernels.net.PROB_ONE)
 _CANDIDATES = const(4)  # plays the look-ahead may reconsider
 _CLOSE = const(819)  # ... when within 0.2 points of the best at 0-ply
 BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
-SLICE = const(48)  # evaluations a slice may spend (Choice.step)
+SLICE = const(32)  # evaluations a slice may spend (Choice.step): ~0.15 ms on the unix port
 _KEEPS = const(16)  # a slice's share for one call of a Choice's `keeps` (a step search)
 _EASY_NOISE = const(410)  # easy adds up to a tenth of a point of chance to each play
 _CHUNKS = const(4)  # 64-code chunks the play-code list keeps between choices (256 plays)
@@ -244,6 +244,7 @@ class Opponent:
         first; with `keeps`, the best play it accepts. Equities (4096 = one point) are for
         the mover; with `noise`, each play's score is moved by rand(noise) (easy)."""
         codes = self.play_codes(board, dice)
+        self.left -= 1 + (len(codes) >> 3)  # the search, as long as plays / 8 evaluations
         packed = _packed(dice)
         net = self.net
         net.set_base(board, 25)
@@ -294,13 +295,14 @@ class Opponent:
             roll = _ROLLS[r]
             codes = self.play_codes(swapped, roll)
             n = len(codes)
-            self.left -= 1  # the search of the replies
+            self.left -= 1 + (n >> 3)  # the search of the replies
             if spent + (n or 1) > budget:
                 self.evaluations += spent
                 return None
             spent += n or 1
             if n == 0:
                 best = net.equity(swapped, 25)
+                self.left -= 1
             else:
                 best = 3 * _ONE
                 packed = _packed(roll)

@@ -161,6 +161,11 @@ def test_the_sliced_choice_equals_the_one_piece_choice():
     assert checked >= 10
 
 
+# A slice spends SLICE evaluations, and may pass it by one search of the move generator
+# (counted as 1 + plays / 8 evaluations), at most that of the 2,226 plays known worst.
+_SEARCH = 1 + (2226 >> 3)
+
+
 def test_each_slice_spends_at_most_a_slice_of_evaluations():
     opp = opponent()
     checked = 0
@@ -169,10 +174,10 @@ def test_each_slice_spends_at_most_a_slice_of_evaluations():
             c = opp.think(position, roll, level, chance(checked))
             spent = 0
             while not c.step():
-                assert 0 <= SLICE - opp.left <= SLICE, (SLICE, opp.left)
+                assert 0 <= SLICE - opp.left <= SLICE + _SEARCH, (SLICE, opp.left)
                 spent += SLICE - opp.left
             spent += SLICE - opp.left
-            assert SLICE - opp.left <= SLICE
+            assert SLICE - opp.left <= SLICE + _SEARCH
             # every evaluation is counted in some slice (the searches of replies too); the
             # first slice only collects the heap
             assert spent >= opp.evaluations and c.slices > opp.evaluations // SLICE
