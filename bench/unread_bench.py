@@ -5,8 +5,9 @@
 Runs the simulator (the firmware under the MicroPython unix port on a pty) with the board
 playing both sides, twice from the same seed: once while the host sends N `hello` requests
 and reads everything, once while it sends the same requests and reads nothing. The pace is
-the board's turns a second over S seconds, read from the saved game in the simulator's flash
-directory (not through the link, which the second run leaves unread). Prints one JSON line:
+the board's actions (throws and steps) a second over S seconds, read from the saved game in
+the simulator's flash directory (not through the link, which the second run leaves unread).
+Prints one JSON line:
 serial_unread_slowdown = the pace unread / the pace read (1.0: no effect; target >= 0.9).
 """
 
@@ -29,27 +30,33 @@ from ledgammon.client import Client  # noqa: E402
 from ledgammon.sim import Simulator  # noqa: E402
 
 
-def _turns(flash: str) -> tuple[int, int] | None:
-    """(game number, turns in its record) of the saved game, or None while unreadable."""
+def _actions(flash: str) -> tuple[int, int] | None:
+    """(game number, the board's actions so far: a throw a turn and each step) of the saved
+    game (its record: 9 characters a turn, the play code's bits 20-22 its steps; "s": the
+    steps of the turn on), or None while unreadable."""
     try:
         with open(os.path.join(flash, "game.json")) as f:
             save = json.load(f)
-        return int(save.get("n", 0)), len(save.get("h", "")) // 9
-    except (OSError, ValueError, AttributeError):
+        record = save.get("h", "")
+        n = 0
+        for i in range(0, len(record) - 8, 9):
+            n += 1 + (int(record[i + 2 : i + 9], 16) >> 20 & 7)
+        return int(save.get("n", 0)), n + len(save.get("s") or ())
+    except (OSError, ValueError, AttributeError, TypeError):
         return None
 
 
 class Progress:
-    """Turns played since `start`, over game ends (the next game's turns add on)."""
+    """The board's actions since the start, over game ends (the next game's add on)."""
 
     def __init__(self, flash: str) -> None:
         self.flash = flash
         self.done = 0
-        self.last = _turns(flash) or (0, 0)
+        self.last = _actions(flash) or (0, 0)
         self.first = self.last
 
     def poll(self) -> None:
-        now = _turns(self.flash)
+        now = _actions(self.flash)
         if now is None:
             return
         if now[0] != self.last[0]:
@@ -57,7 +64,7 @@ class Progress:
             self.first = (now[0], 0)
         self.last = now
 
-    def turns(self) -> int:
+    def actions(self) -> int:
         return self.done + self.last[1] - self.first[1]
 
 
@@ -87,7 +94,7 @@ def _drain(fd: int, stop: threading.Event) -> None:
 
 
 def pace(seconds: float, requests: int, read: bool, ms: int, timing: str) -> float:
-    """The board-against-board game's turns a second while the host reads or not."""
+    """The board-against-board game's actions a second while the host reads or not."""
     with tempfile.TemporaryDirectory() as flash:
         sim = Simulator(
             flash=flash, seed=1, pace=ms, stderr=subprocess.DEVNULL, board_timing=timing
@@ -110,13 +117,13 @@ def pace(seconds: float, requests: int, read: bool, ms: int, timing: str) -> flo
                 progress.poll()
             elapsed = time.monotonic() - start
             stop.set()
-            turns = progress.turns()
+            actions = progress.actions()
             if not sim.alive():
                 raise RuntimeError("the simulator died")
             os.close(fd)
         finally:
             sim.stop()
-    return turns / elapsed
+    return actions / elapsed
 
 
 def measure(seconds: float, requests: int, ms: int, timing: str) -> dict[str, float]:
@@ -124,8 +131,8 @@ def measure(seconds: float, requests: int, ms: int, timing: str) -> dict[str, fl
     unread = pace(seconds, requests, False, ms, timing)
     return {
         "serial_unread_slowdown": unread / read if read > 0 else -1.0,
-        "serial_read_turns_per_s": read,
-        "serial_unread_turns_per_s": unread,
+        "serial_read_actions_per_s": read,
+        "serial_unread_actions_per_s": unread,
     }
 
 
@@ -138,11 +145,11 @@ def main() -> int:
     args = ap.parse_args()
     fig = measure(args.seconds, args.requests, args.pace, args.board_timing)
     print(
-        "board against board, %d requests sent: %.2f turns/s read, %.2f unread: slowdown %.2f"
+        "board against board, %d requests sent: %.2f actions/s read, %.2f unread: slowdown %.2f"
         % (
             args.requests,
-            fig["serial_read_turns_per_s"],
-            fig["serial_unread_turns_per_s"],
+            fig["serial_read_actions_per_s"],
+            fig["serial_unread_actions_per_s"],
             fig["serial_unread_slowdown"],
         )
     )
