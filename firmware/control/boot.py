@@ -13,9 +13,10 @@
 #   wins, and the tmp is removed (kept aside as NAME.bad when there is no NAME).
 # So the newest valid state always wins and a valid NAME is only ever replaced by a newer
 # valid save. A file that cannot be trusted (a directory or other non-file; over MAX_SAVE by
-# os.stat, judged before reading; unreadable; not ASCII; not a consistent save; any
-# exception in reading or checking it, MemoryError included) is kept aside as NAME.bad,
-# replacing an older one, and reported (`boot_error`, `view.error`, an `error` event).
+# os.stat, judged before reading; unreadable; not ASCII or holding an escape (savefile.py);
+# not a consistent save; any exception in reading or checking it, MemoryError included) is
+# kept aside as NAME.bad, replacing an older one, and reported (`boot_error`, `view.error`,
+# an `error` event).
 import gc
 import os
 
