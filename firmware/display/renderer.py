@@ -69,6 +69,7 @@ from display.palette import (
     stacks,
     uses,
 )
+from display.snapshot import Snapshot
 from display.view import MENU, TARGET_BAR, TARGET_DICE, TARGET_OFF
 
 _OPENING = const(0)  # game.py's phases
@@ -97,6 +98,25 @@ def _active(until, now_ms):
     return 0 < d <= _AHEAD_MS
 
 
+def _ahead(until, now_ms):
+    return until != 0 and ticks_diff(until, now_ms) > 0
+
+
+def _animates(view, phase, now_ms):
+    """Whether time alone can change the frame of `view` (erring towards yes): a highlight
+    pulses or blinks, a die rolls, blinks or is being entered, a deadline is still ahead, the
+    game-over chase runs."""
+    if view.movable or view.dests or view.selected >= 0 or view.cursor >= 0:
+        return True
+    if view.entering >= 0 or (phase == _OVER and view.winner >= 0):
+        return True
+    return (
+        _ahead(view.rolling_until, now_ms)
+        or _ahead(view.blink_until, now_ms)
+        or _ahead(view.flash_until, now_ms)
+    )
+
+
 class Renderer:
     """View + now_ms -> strip.buf; strip.write() only when the frame changed."""
 
@@ -118,8 +138,12 @@ class Renderer:
         self._idle = board.LED_IDLE_MA
         self._t0 = now_ms
         self._fresh = True
+        self._snap = Snapshot()  # what the last frame drawn was drawn from
+        self._t_drawn = -1  # its step of the animation clock
+        self._moving = False  # whether time alone could change it
         self.scale = _ONE  # the supply limiter's scale of the last frame (256: untouched)
         self.writes = 0
+        self.draws = 0  # frames drawn (the others were skipped unseen: nothing could differ)
         for s, name in enumerate(slot_names()):
             start, count, step = board.SEGMENTS[name]
             lay = layers(count) if s < _STACKS else 1
@@ -139,17 +163,26 @@ class Renderer:
         self._fresh = True
 
     def render(self, view, now_ms):
-        """Draws the whole frame; returns True when it differed and was written."""
+        """Draws the whole frame; returns True when it differed and was written. A frame that
+        cannot differ from the last one (the same view, and the same step of the animation
+        clock or nothing animated) is not even drawn."""
+        t = (now_ms - self._t0) & TICKS_MAX & -STEP_MS
+        snap = self._snap
+        if not self._fresh and snap.same(view) and (t == self._t_drawn or not self._moving):
+            return False
+        snap.keep(view)
+        self._t_drawn = t
+        self.draws += 1
         phase = view.phase
         menu = phase == MENU
         level = view.brightness
         level = 0 if level < 0 else (255 if level > 255 else level)
         c = self.colours
         c.update(view.palette, power.level_scale(level), 1 if menu else 0)
-        # The animation clock: time since the start on the STEP_MS grid (wraps as ticks), and
-        # now_ms brought back onto that grid for the deadlines.
-        t = (now_ms - self._t0) & TICKS_MAX & -STEP_MS
+        # The animation clock: t, time since the start on the STEP_MS grid (wraps as ticks),
+        # and now_ms brought back onto that grid for the deadlines.
         now_ms = (self._t0 + t) & TICKS_MAX
+        self._moving = _animates(view, phase, now_ms)
         tri = (t >> _PULSE_SHIFT) & 7
         if tri > 4:
             tri = 8 - tri

@@ -485,6 +485,8 @@ def _writes_in(v, first, ms=4000, every=5):
     for now in range(first + every, first + ms + 1, every):
         r.render(v, now)
     assert r.writes == strip.writes
+    # drawn at most once a grid step (and once more for the first frame), a still view once
+    assert r.draws <= ms // STEP_MS + 2 and (r.draws == 1) == (strip.writes == before)
     return (strip.writes - before) * 1000 // ms
 
 
