@@ -28,7 +28,7 @@ import tty
 from types import TracebackType
 from typing import IO
 
-from . import resources
+from . import flashdir, resources
 from .errors import SimulatorError
 
 FIRMWARE = resources.firmware()  # the package's copy, or the checkout's (editable install)
@@ -36,7 +36,6 @@ NATIVE = resources.native()  # kernels/: viper code
 SIM_MAIN = os.path.join(FIRMWARE, "sim_main.py")
 BOOT_TIMEOUT = 10.0  # compiling the firmware from source on a slow machine takes a while
 HEAP = "512K"  # from source on this 64-bit port: ~110 KB in use after boot; room for games
-LOCK_WAIT = 3.0  # s a new simulator waits for the flash of one that is just dying
 
 
 def find_micropython() -> str:
@@ -129,8 +128,8 @@ class Simulator:
 
     def start(self, timeout: float = BOOT_TIMEOUT) -> str:
         """Starts the firmware; returns the port once it has announced itself."""
-        self._make_flash()
-        self._lock_flash()
+        flashdir.prepare(self.flash)
+        self._lock = flashdir.lock(self.flash)
         try:
             log = open(os.path.join(self.flash, self.log), "ab") if self.log else None
         except OSError as exc:
@@ -176,19 +175,6 @@ class Simulator:
         finally:
             os.close(master)
         return self.port
-
-    def _make_flash(self) -> None:
-        """The flash directory, made if need be; one line when it cannot be one."""
-        path = self.flash
-        try:
-            os.makedirs(path, exist_ok=True)
-        except OSError as exc:
-            why = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
-            raise SimulatorError(
-                "cannot use %s as the flash directory: %s" % (path, why)
-            ) from None
-        if not os.access(path, os.W_OK | os.X_OK):
-            raise SimulatorError("cannot use %s as the flash directory: read-only" % path)
 
     def _wait_boot(self, timeout: float) -> bytes:
         """Reads the slave side until the firmware's boot event (nothing else is there yet)."""
@@ -249,30 +235,6 @@ class Simulator:
                 self.stderr.flush()
         except (OSError, ValueError):
             pass  # nowhere to say it: the error line still has the last line
-
-    def _lock_flash(self) -> None:
-        """One simulator per flash directory: two would overwrite each other's game. The
-        lock is inherited by the firmware, so a simulator killed with SIGKILL keeps it until
-        its firmware is gone too (within a second: see --parent-fd); we wait that long."""
-        try:
-            fd = os.open(os.path.join(self.flash, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise SimulatorError(
-                "cannot use %s as the flash directory: %s" % (self.flash, exc.strerror)
-            ) from None
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    raise SimulatorError(
-                        "another simulator is using the flash directory %s" % self.flash
-                    ) from None
-                time.sleep(0.05)
-        self._lock = fd
 
     def _unlock(self) -> None:
         if self._lock >= 0:
