@@ -26,6 +26,7 @@ from hw.boards import pico
 from hw.inputs import DirectKeys
 from hw.storage import Store
 from hw.ticks import ticks_diff, ticks_us
+from link.port import make_writer
 from model.game import MOVE, OVER
 
 FRAME_MS = 20
@@ -116,7 +117,8 @@ class TimedStore(Store):
 
 
 class Sink:
-    """The host's end of the link: counts lines and error events and replies, keeps nothing."""
+    """The host's end of the link (the Outbox's port): takes every piece at once, looks at
+    each line for error events and refused requests, keeps nothing else."""
 
     def __init__(self):
         self.bytes = 0
@@ -124,11 +126,27 @@ class Sink:
         self.refused = 0
         self.allow = 0  # error events expected: a HINT's ROLL press, refused as the play is on
         self.first_error = None
+        self.line = bytearray(512)  # the start of the line coming in (errors are short)
+        self.n = 0
 
-    def __call__(self, data):
-        if isinstance(data, str):
-            data = data.encode()
-        self.bytes += len(data)
+    def ready(self):
+        return True
+
+    def write(self, mv):
+        n = len(mv)
+        self.bytes += n
+        line = self.line
+        for i in range(n):
+            b = mv[i]
+            if b == 10:
+                self._line(bytes(line[: self.n]))
+                self.n = 0
+            elif self.n < 512:
+                line[self.n] = b
+                self.n += 1
+        return n
+
+    def _line(self, data):
         if b'"event":"error"' in data or b'"event": "error"' in data:
             if self.allow and b'"ROLL"' in data:
                 self.allow -= 1
@@ -152,6 +170,7 @@ class Rig:
         self.fs = FsClock()
         self.strip = CountStrip(pico.LED_COUNT)
         self.sink = Sink()
+        self.outbox = make_writer(self.sink)  # the link's own writer, the sink its port
         self.app = build(
             pico,
             "full",
@@ -160,7 +179,7 @@ class Rig:
             TimedStore(self.root, self.fs),
             Dice(SeededBytes(seed)),
             clock=self._clock,
-            write=self.sink,
+            write=self.outbox,
         )
         self.ctl = self.app.ctl
         self.proto = self.app.protocol
@@ -184,6 +203,12 @@ class Rig:
         n = len(line)
         self.line[:n] = line.encode()
         self.proto.feed(self.line, self.now, n)
+
+    def drain(self, run):
+        """The serial task's writing half: a piece at a time until nothing is queued."""
+        outbox = self.outbox
+        while outbox.pending():
+            run("w", outbox.send)
 
     def person_due(self):
         """Whether the scripted person (player 0) is to press now."""
@@ -252,8 +277,10 @@ def play_game(rig, steps=None, frames_max=200000):
     wait = 0
     for _ in range(frames_max):
         g = ctl.game
+        rig.drain(run)
         if g.phase == OVER:
             run("r", rig.request, '{"cmd":"history"}')
+            rig.drain(run)
             return True
         rig.now += FRAME_MS
         board = ctl.busy()
@@ -262,8 +289,10 @@ def play_game(rig, steps=None, frames_max=200000):
         if key != turns:  # a new turn: the host asks what it is (every legal play listed)
             turns = key
             run("r", rig.request, '{"cmd":"state"}')
+            rig.drain(run)
             if len(g.codes) % 8 == 1:
                 run("r", rig.request, '{"cmd":"leds"}')
+                rig.drain(run)
         if wait > 0:
             wait -= 1
         elif rig.person_due():
@@ -271,7 +300,9 @@ def play_game(rig, steps=None, frames_max=200000):
                 hints = key  # HINT: ROLL held during the play (its press is refused first)
                 rig.sink.allow = 1
                 run("p", app.press, "ROLL", rig.now)
+                rig.drain(run)
                 run("p", app.long_press, "ROLL", rig.now + 800)
+                rig.drain(run)
                 if rig.sink.allow:
                     raise RuntimeError("ROLL during the play was not refused")
                 rig.hints += 1 if ctl.hint else 0
@@ -320,6 +351,7 @@ def _strip_rates():
                 rig.now += FRAME_MS
                 t += FRAME_MS
                 app.frame(rig.now)
+                rig.drain(_call)
                 if until is not None and until():
                     break
             return strip.writes - start, t
@@ -390,7 +422,7 @@ def figures(games):
                 press_bytes = max(press_bytes, b)
             elif kinds[i] == "b":
                 frame_bytes = max(frame_bytes, b)
-    hold = {"p": 0, "f": 0, "b": 0, "r": 0}
+    hold = {"p": 0, "f": 0, "b": 0, "r": 0, "w": 0}
     save = 0
     for g in range(games):
         base = runs[0][g]
@@ -410,6 +442,7 @@ def figures(games):
         "loop_hold_person_frame_max_us": hold["f"],
         "loop_hold_board_frame_max_us": hold["b"],
         "loop_hold_request_max_us": hold["r"],
+        "loop_hold_writer_max_us": hold["w"],
         "save_write_max_us": save,
         "board_bench_games": games,
         "board_bench_steps": sum(len(s.kinds) for s in runs[0]),
