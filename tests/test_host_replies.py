@@ -177,6 +177,21 @@ def test_malformed_events_are_dropped_not_fatal():
         assert client.dropped == 3
 
 
+def test_lines_too_deep_or_too_long_are_skipped():
+    """A line nested past json's depth, and a reply padded past the longest line kept (one
+    the client would otherwise take): both skipped, the reply after them is taken."""
+    from ledgammon.transport import MAX_LINE
+
+    def answer(req: dict[str, Any]) -> bytes:
+        long = json.dumps({"ok": True, "id": req["id"], "button": "long"}).encode()
+        good = json.dumps({"ok": True, "id": req["id"], "button": "p8"}).encode()
+        return b"[" * 100000 + b"\n" + long + b" " * MAX_LINE + b"\n" + good
+
+    with FakeBoard({"press": answer}) as board, Client(board.port, timeout=20) as client:
+        assert client.press("p8")["button"] == "p8"
+        assert client.state()["phase"] == "move"  # and the line after it is whole
+
+
 class QuitAfter:
     """A display for terminal.loop that records screens and presses keys, then quits."""
 

@@ -95,7 +95,7 @@ class Client:
         """A reply object, or None after queueing an event or skipping a non-JSON line."""
         try:
             obj = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past any reply's depth
             return None
         if not isinstance(obj, dict):
             return None

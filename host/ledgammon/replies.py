@@ -26,8 +26,8 @@ Check = Callable[[Any, str], "str | None"]
 def _show(value: Any) -> str:
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = object.__repr__(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -18,6 +18,7 @@ from .errors import NoSuchPort, PortBusy, PortError
 
 BAUD = 115200  # ignored by USB CDC and ptys; matters for a UART bridge
 POLL_S = 0.05  # the longest a single read waits; read_line loops until its deadline
+MAX_LINE = 1 << 22  # bytes: a "line" longer than this (no reply is) is thrown away unread
 # USB vendor ids of boards that usually run MicroPython: Raspberry Pi (RP2040/RP2350) and
 # Espressif (ESP32-S2/S3 native USB).
 MICROPYTHON_VIDS = {0x2E8A: "Raspberry Pi", 0x303A: "Espressif"}
@@ -53,6 +54,7 @@ class Transport:
         self.url = url
         self.port = open_port(url, exclusive)
         self._buf = bytearray()
+        self._skipping = False  # in the middle of an overlong line, until its newline
         try:
             self.port.reset_input_buffer()  # stale events from before we came
         except (serial.SerialException, OSError, NotImplementedError):
@@ -66,14 +68,21 @@ class Transport:
             raise PortError("writing to %s failed: %s" % (self.url, exc)) from None
 
     def read_line(self, timeout: float) -> bytes | None:
-        """The next complete line (without CR/LF), or None when `timeout` seconds pass."""
+        """The next complete line (without CR/LF), or None when `timeout` seconds pass.
+        A line over MAX_LINE bytes is dropped whole: a broken board cannot fill our memory."""
         deadline = time.monotonic() + timeout
         while True:
             i = self._buf.find(b"\n")
             if i >= 0:
                 line = bytes(self._buf[:i])
                 del self._buf[: i + 1]
+                if self._skipping:
+                    self._skipping = False
+                    continue
                 return line.rstrip(b"\r")
+            if len(self._buf) > MAX_LINE:
+                self._buf.clear()
+                self._skipping = True
             if time.monotonic() >= deadline:
                 return None
             try:
