@@ -40,13 +40,16 @@ def _confirms(c):
 
 class LineReader:
     """Complete lines to `on_line(buf, n, now_ms)`; `on_long(buf, now_ms)` once per overlong
-    line (buf holds its first MAX_LINE bytes); `on_interrupt()` for the escape to the REPL.
+    line (buf holds its first MAX_LINE bytes); `on_interrupt()` for the escape to the REPL;
+    `hold()`, if given, after each line: True pauses the reading there (see feed).
 
     The callbacks get the reader's own buffer: they must not keep it. `n` is at most
     MAX_LINE, or MAX_LINE + 1 when the last byte is a carriage return.
     """
 
-    def __init__(self, on_line, on_long, on_interrupt, size=MAX_LINE, timeout_ms=TIMEOUT_MS):
+    def __init__(
+        self, on_line, on_long, on_interrupt, size=MAX_LINE, timeout_ms=TIMEOUT_MS, hold=None
+    ):
         self.buf = bytearray(size + 1)
         self.mv = memoryview(self.buf)
         self.size = size
@@ -62,6 +65,7 @@ class LineReader:
         self.on_line = on_line
         self.on_long = on_long
         self.on_interrupt = on_interrupt
+        self.hold = hold  # hold(): True to pause after a line (see feed)
         self.dropped = 0  # half lines dropped after silence (a statistic)
 
     def pending(self):
@@ -76,36 +80,41 @@ class LineReader:
             return True
         return False
 
-    def feed(self, data, now_ms, n=-1, more=False):
-        """Takes bytes (bytes or bytearray, the first n of them); returns the count consumed.
-        `more`: bytes were still waiting in the port after these (no silence follows them).
-
-        Fewer than n are consumed only at the escape: the caller leaves the rest in the port.
+    def feed(self, data, now_ms, n=-1, more=False, start=0):
+        """Takes the bytes data[start:n] (bytes or bytearray); returns where it stopped: n,
+        or before it at the escape (the caller leaves the rest in the port for the REPL) or
+        after a line when `hold()` asks for a pause (the caller feeds the rest later, from
+        there: the serial writer is full). `more`: bytes were still waiting in the port
+        after these, so no silence follows them.
         """
         if n < 0:
             n = len(data)
-        if n == 0:
-            return 0
+        if start >= n:
+            return n
+        if start and self.hold is not None and self.hold():
+            return start  # still no room: the rest waits
         self.expire(now_ms)
-        quiet = self.fresh or (not self.more and ticks_diff(now_ms, self.seen) >= QUIET_MS)
-        self.fresh = False
-        self.more = more
+        if start == 0:  # a new read from the port
+            quiet = self.fresh or (not self.more and ticks_diff(now_ms, self.seen) >= QUIET_MS)
+            self.fresh = False
+            if self.armed:
+                self.armed = False
+                if ticks_diff(now_ms, self.armed_at) <= WINDOW_MS and _confirms(data[0]):
+                    return self._interrupt(1)
+            if quiet:
+                k = 0
+                while k < n and data[k] == _CR:
+                    k += 1
+                if k < n and data[k] == _CTRL_C:
+                    if k + 1 == n:
+                        self.armed = True  # the next byte decides (till then it is data)
+                        self.armed_at = now_ms
+                    elif _confirms(data[k + 1]):
+                        return self._interrupt(k + 2)
         self.seen = now_ms
-        if self.armed:
-            self.armed = False
-            if ticks_diff(now_ms, self.armed_at) <= WINDOW_MS and _confirms(data[0]):
-                return self._interrupt(1)
-        if quiet:
-            k = 0
-            while k < n and data[k] == _CR:
-                k += 1
-            if k < n and data[k] == _CTRL_C:
-                if k + 1 == n:
-                    self.armed = True  # decided by the next byte (its Ctrl-C is data till then)
-                    self.armed_at = now_ms
-                elif _confirms(data[k + 1]):
-                    return self._interrupt(k + 2)
-        i = 0
+        self.more = more
+        self.last = now_ms
+        i = start
         while i < n:
             j = data.find(b"\n", i, n)
             end = n if j < 0 else j
@@ -120,7 +129,9 @@ class LineReader:
                 k = self.n
                 self.n = 0
                 self.on_line(self.buf, k, now_ms)
-        self.last = now_ms
+                if i < n and self.hold is not None and self.hold():
+                    self.more = True  # the rest of this read is still to come
+                    return i
         return n
 
     def _take(self, data, i, end, now_ms):

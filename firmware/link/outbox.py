@@ -2,12 +2,14 @@
 #
 # The protocol puts each line here and goes on at once; the serial task (link/port.py) writes
 # a piece of at most PIECE bytes whenever the port can take it, so no write waits with the
-# event loop held. A line is sent whole or not at all: when a host stops reading and the
-# ring fills, new lines are dropped whole and counted, events first (they may use only part
-# of the ring and of the slots, the rest is kept for replies), and once the host reads again
-# a `dropped` event says how many were lost. A line with a long list (the legal plays)
-# takes no room in the ring: it is written from its generator, a piece at a time, when its
-# turn comes.
+# event loop held. While the ring is more than a quarter full (room() is False) the serial
+# task reads no more requests: a host's burst of requests waits in the port instead of
+# overflowing the ring. A line is sent whole or not at all: when a host stops reading and
+# the ring fills, new lines are dropped whole and counted, events first (they may use only
+# half of the ring and three quarters of the slots, the rest is kept for replies), and once
+# the host reads again a `dropped` event says how many were lost. A line with a long list
+# (the legal plays) takes no room in the ring: it is written from its generator, a piece at
+# a time, when its turn comes.
 from kernels.compat import const
 
 from link.lines import encode
@@ -26,7 +28,7 @@ class Outbox:
         self.buf = bytearray(size)
         self.mv = memoryview(self.buf)
         self.size = size
-        self.event_room = size * 3 // 4  # events leave a quarter of the ring to replies
+        self.event_room = size // 2  # events leave half of the ring to replies
         self.slots = slots
         self.event_slots = slots * 3 // 4
         self.piece = piece
@@ -73,6 +75,11 @@ class Outbox:
 
     def pending(self):
         return self.count > 0
+
+    def room(self):
+        """Room for the reply to one more request (and its events): the ring at most a
+        quarter full, half the slots free, no long list being written."""
+        return self.used <= self.size // 4 and self.count <= self.slots // 2 and not self.nstreams
 
     def send(self):
         """Writes the next piece (at most PIECE bytes) of the first line if the port takes it

@@ -168,7 +168,22 @@ async def _serve_chunks(protocol, s, asyncio):
             continue
         if n == 0:
             return  # the port is gone
-        protocol.feed(buf, ticks_ms(), n, _waiting(poller))
+        await _feed(protocol, buf, n, _waiting(poller))
+
+
+async def _feed(protocol, data, n, more):
+    """Feeds data[:n], pausing after a line while the writer is full (the rest of the read
+    waits here, and no more is read: a burst of requests waits in the port)."""
+    k = protocol.feed(data, ticks_ms(), n, more)
+    while k < n and not protocol.stopped:
+        await _room(protocol)
+        k = protocol.feed(data, ticks_ms(), n, more, k)
+    await _room(protocol)
+
+
+async def _room(protocol):
+    while not protocol.room() and not protocol.stopped:
+        await sleep_ms(_WAIT_MS)
 
 
 def _waiting(poller):
@@ -204,7 +219,7 @@ async def _serve_bytes(protocol, s, asyncio):
             n += 1
         else:
             more = _waiting(poller)
-        protocol.feed(buf, ticks_ms(), n, more)
+        await _feed(protocol, buf, n, more)
 
 
 async def _serve_cpython(protocol, s):
@@ -229,6 +244,6 @@ async def _serve_cpython(protocol, s):
             if not data:
                 return
             more = bool(select.select([fd], [], [], 0)[0])
-            protocol.feed(data, ticks_ms(), -1, more)
+            await _feed(protocol, data, len(data), more)
     finally:
         loop.remove_reader(fd)

@@ -62,18 +62,27 @@ class Protocol:
         self.selftest = selftest
         self.stop = stop
         self.stopped = False
-        self.lines = LineReader(self._line, self._too_long, self._interrupt)
+        self.lines = LineReader(self._line, self._too_long, self._interrupt, hold=self._full)
         self.requests = 0
         self.errors = 0
         self._pressing = False
         self._refused = None
 
     # bytes in
-    def feed(self, data, now_ms, n=-1, more=False):
-        """Bytes from the port; complete lines are answered before this returns. `more`: the
-        port had more bytes waiting after these (LineReader.feed)."""
+    def feed(self, data, now_ms, n=-1, more=False, start=0):
+        """Bytes from the port, data[start:n]; complete lines are answered before this
+        returns. Returns where it stopped (LineReader.feed): n, or before at the escape, or
+        after a line when the writer is full (feed the rest from there once room() is True).
+        `more`: the port had more bytes waiting after these."""
         self.now = now_ms
-        return self.lines.feed(data, now_ms, n, more)
+        return self.lines.feed(data, now_ms, n, more, start)
+
+    def room(self):
+        """Can another request be answered now without crowding the writer?"""
+        return self.outbox is None or self.outbox.room()
+
+    def _full(self):
+        return self.outbox is not None and not self.outbox.room()
 
     def expire(self, now_ms):
         return self.lines.expire(now_ms)

@@ -7,6 +7,7 @@ import json
 
 from kernels.textcheck import bad_at
 from link.lines import MAX_LINE, write_json
+from link.outbox import Outbox
 from link.protocol import Protocol
 
 INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
@@ -212,3 +213,46 @@ def test_every_line_out_is_valid_text():
     assert objs[1]["event"] == "error" and objs[1]["code"] == "internal"
     assert objs[2]["plays"][60] is None and objs[2]["plays"][59] == "8/5" and objs[2]["id"] == 5
     assert len(objs[2]["plays"]) == 121
+
+
+class Port:
+    """A port the host reads at once, as much as it can (`ready` False: it stopped)."""
+
+    def __init__(self):
+        self.wire = Wire()
+        self.ready_now = True
+
+    def ready(self):
+        return self.ready_now
+
+    def write(self, mv):
+        self.wire(bytes(mv))
+        return len(mv)
+
+
+def test_a_burst_of_requests_waits_in_the_port_while_the_writer_is_full():
+    """Many requests in one read: the reader pauses after a line while the writer is more
+    than a quarter full, and goes on from there once it has drained: no reply is lost."""
+    port = Port()
+    box = Outbox(port, size=512, slots=8)
+    proto = Protocol(None, INFO, box, 0)
+    data = b"".join(b'{"cmd":"hello","id":%d}\n' % i for i in range(20))
+    k = proto.feed(data, 0)
+    assert 0 < k < len(data) and data[k - 1 : k] == b"\n" and not proto.room()
+    port.ready_now = False  # the host does not read: nothing goes, nothing more is read
+    assert proto.feed(data, 1000, -1, False, k) == k and not proto.room()
+    port.ready_now = True
+    got = []
+    while True:
+        while box.pending():
+            box.send()
+        got += port.wire.take()
+        if k == len(data):
+            break
+        k = proto.feed(data, 1000, -1, False, k)
+    assert [r["id"] for r in got] == list(range(20)) and box.lost_total == 0
+    # the rest of a paused read is no silence: an escape's bytes there are data
+    proto.feed(b'{"cmd":"hello","id":1}\n\x03\x03\n', 5000)
+    while box.pending():
+        box.send()
+    assert not proto.stopped

@@ -78,7 +78,7 @@ def _pump(box, port, rounds=100000):
 
 def test_lines_go_whole_in_order_in_small_pieces():
     port = Cdc(room=100, take=37)
-    box = Outbox(port, size=512, slots=8)
+    box = Outbox(port, size=1024, slots=8)
     sent = []
     for i in range(40):
         obj = {"event": "step", "n": i} if i % 3 else {"ok": True, "id": i, "pad": "x" * (i * 5)}
@@ -89,7 +89,7 @@ def test_lines_go_whole_in_order_in_small_pieces():
     _pump(box, port)
     assert port.lines() == sent
     assert max(port.writes) <= PIECE and port.blocked == 0
-    assert box.used == 0 and box.count == 0 and len(box.buf) == 512
+    assert box.used == 0 and box.count == 0 and len(box.buf) == 1024 and box.room()
 
 
 def test_a_host_that_stops_reading_loses_whole_lines_events_first_and_hears_of_it():
