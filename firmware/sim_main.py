@@ -10,7 +10,7 @@
 # player's time per step (700 ms; tests play faster). --board-timing runs at a board's speed
 # (sim_timing.py: computing slowed to its CPU, strip writes and the USB serial port as slow as
 # there; pico-dma: the RP2040's PIO + DMA strip path); default none, the host's own speed.
-# Runs under CPython too (--board-timing then slows computing and the strip, not the port).
+# Runs under CPython too.
 # --parent-fd N: the read end of a pipe whose write end only `ledgammon sim` holds; when it
 # hangs up (the wrapper ended, even by SIGKILL) the firmware saves and stops, so it never
 # outlives its simulator and two firmwares never write one flash.

@@ -191,6 +191,10 @@ class UsbCdc(_Stream):
     def flush(self):
         pass
 
+    def ready(self):
+        """Room for a packet now (the link's Outbox asks this before each piece)."""
+        return self._flush()
+
     def ioctl(self, req, arg):
         """MicroPython's stream poll (MP_STREAM_POLL = 3): POLLOUT when a packet fits."""
         if req == 3:
@@ -210,7 +214,11 @@ def setup(timing, board, pace_factor=None):
         return None, FakeStrip(board.LED_COUNT, board.LED_ORDER), None
     pace = Pace(pace_factor or FACTORS[timing])
     strip = TimedStrip(board.LED_COUNT, board.LED_ORDER, pace, dma=timing == "pico-dma")
-    port = None
     if sys.implementation.name == "micropython":
-        port = UsbCdc(sys.stdout.buffer, pace)
-    return pace, strip, port
+        stream = sys.stdout.buffer
+    else:  # the raw descriptor: a non-blocking write that takes nothing returns None
+        import os
+
+        sys.stdout.flush()
+        stream = os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)
+    return pace, strip, UsbCdc(stream, pace)

@@ -86,7 +86,7 @@ def test_pace_of_each_board():
     assert type(strip).__name__ == "FakeStrip"
     pace, strip, port = setup("pico", pico)
     assert pace.factor == 180 and isinstance(strip, TimedStrip) and not strip.dma
-    assert port is None  # under CPython the link writes the fd itself
+    assert isinstance(port, UsbCdc) and port.ready()  # the link's Outbox asks it for room
     pace, strip, _ = setup("esp32s3", pico)
     assert pace.factor == 75  # about 2.4 times the RP2040
     assert setup("pico-dma", pico)[1].dma
@@ -183,10 +183,13 @@ def test_usb_port_under_micropython_poll():
         os.close(slave)
 
 
-def test_sim_at_pico_timing_takes_presses(tmp_path):
-    """`ledgammon sim --board-timing pico`: slower, but the game goes on as ever."""
-    require(MICROPYTHON)
-    sim = start_sim(str(tmp_path / "flash"), board_timing="pico")
+@pytest.mark.parametrize("python", [False, True])
+def test_sim_at_pico_timing_takes_presses(tmp_path, python):
+    """`ledgammon sim --board-timing pico` (MicroPython, and --python): slower, but the game
+    goes on as ever."""
+    if not python:
+        require(MICROPYTHON)
+    sim = start_sim(str(tmp_path / "flash"), board_timing="pico", python=python)
     assert "--board-timing" in sim.command()
     try:
         with connect(sim.port, timeout=20) as client:
