@@ -76,7 +76,7 @@ class Transport:
             if i >= 0:
                 line = bytes(self._buf[:i])
                 del self._buf[: i + 1]
-                if self._skipping:
+                if self._skipping or len(line) > MAX_LINE:
                     self._skipping = False
                     continue
                 return line.rstrip(b"\r")
