@@ -12,9 +12,9 @@ import random
 import time
 
 from ledgammon import boardinfo
-from link.lines import QUIET_MS
 from ledgammon.board_text import player_colours
 from ledgammon.client import Client
+from link.lines import QUIET_MS
 from simkit import (
     MICROPYTHON,
     Tracker,
