@@ -368,3 +368,30 @@ def test_any_reply_from_a_board_is_success_or_one_clear_line(capsys, tmp_path_fa
 def test_any_reply_to_a_snapshot_is_a_picture_or_one_clear_line(capsys, tmp_path_factory, case):
     """The same for `snapshot` (a picture takes about 2 s to draw, hence fewer examples)."""
     _any_reply(capsys, str(tmp_path_factory.mktemp("out")), case, picture=True)
+
+
+KINDS = ["press", "roll", "nomove", "turn", "step", "undo", "over", "new", "config", "menu",
+         "entry", "error", "selftest", "boot", "repl", "other"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=SLOW)
+@given(st.lists(st.fixed_dictionaries(
+    {"event": st.sampled_from(KINDS) | JSON},
+    optional={k: JSON | st.sampled_from(["p8", "ROLL", 0, 1, [3, 1]])
+              for k in ("player", "dice", "button", "from", "to", "hit", "message", "code")},
+), max_size=6))
+def test_any_events_are_followed_or_dropped(events):
+    """Events of any shape before a reply: the client keeps those it can use, and the live
+    view follows them (selection, messages) without an error."""
+    lines = b"".join(json.dumps(ev).encode() + b"\n" for ev in events)
+
+    def answer(req: dict[str, Any]) -> bytes:
+        return lines + json.dumps(dict(GOOD["press"], id=req["id"])).encode()
+
+    with FakeBoard({"press": answer}) as board, Client(board.port, timeout=5) as client:
+        client.press("p8")
+        kept = client.poll_events()
+        assert len(kept) + client.dropped == len(events)
+        view = terminal.LiveView(client, True, board=BOARD)
+        view.take(kept)
+        view.screen()
