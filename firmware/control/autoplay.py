@@ -2,7 +2,7 @@
 # thinks in slices (plan.py, one per frame, so LEDs and buttons go on), then makes its play
 # step by step, paced so every step can be followed on the LEDs.
 #
-# Made by menu.start_bot, which reports a player that cannot be loaded (no weights, a
+# Made by sides.player, which reports a player that cannot be loaded (no weights, a
 # broken file, no memory: Bot() raises) and gives the sides back to people; dropped again
 # by unload() when no side is the board's. The steps go through Game.step like a person's
 # presses, so events, saves, the record and the rules of UNDO are the same; after a power

@@ -39,17 +39,12 @@ def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS)
     unload("control.boot")  # the caller's reference keeps it alive until boot returns
     if not _saved(store):  # a new board: nothing to read back (the loader stays unloaded)
         return Controller(Game(), settings, store, dice, layout, emit, now_ms)
-    import sys
-
     from model import savefile
 
-    loaded = "control.menu" in sys.modules  # settings are checked by the menu's rules
     try:
         return _restore(store, dice, layout, emit, now_ms, settings, savefile)
-    finally:  # needed only now: they leave the heap again
+    finally:  # needed only now: it leaves the heap again
         unload("model.savefile")
-        if not loaded:
-            unload("control.menu")
 
 
 def _restore(store, dice, layout, emit, now_ms, settings, savefile):

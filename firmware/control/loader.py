@@ -1,7 +1,7 @@
 # Loads the board's player (the opponent and its weights, firmware/weights.bin) when a side
 # becomes the board's or a hint is asked for, and drops it again when no side is the board's.
 # The weights are read at once, while the heap is least cut up (at boot when the saved
-# settings give the board a side); a board that cannot load them says so (menu.start_bot).
+# settings give the board a side); a board that cannot load them says so (sides.player).
 
 
 def weights_path():
