@@ -164,6 +164,9 @@ def test_other_protocol_versions_and_unanswered_requests(capsys, tmp_path):
     with FakeBoard({"state": wrong_id}) as board:
         code, _, err = run(capsys, board.port, ["state", "--timeout", "0.5"], str(tmp_path))
         assert code == 3 and "no answer" in err and err.count("\n") == 1, err
+    with FakeBoard({"hello": dict(GOOD["hello"], id=True)}) as board:  # true is not id 1
+        code, _, err = run(capsys, board.port, ["hello", "--timeout", "0.5"], str(tmp_path))
+        assert code == 3 and "no answer" in err, err
 
 
 def test_malformed_events_are_dropped_not_fatal():

@@ -79,8 +79,11 @@ class Client:
                     "running there?)" % (self.url, self.timeout)
                 )
             obj = self._parse(line)
-            # a line with our id is the reply, unless it is our request echoed (loop://)
-            if obj is not None and obj.get("id") == rid and "cmd" not in obj:
+            # the line with our id (an integer: not true, not 1.0) is the reply, unless it is
+            # our own request echoed (loop://)
+            if obj is not None and type(obj.get("id")) is int and obj["id"] == rid:
+                if "cmd" in obj:
+                    continue
                 return replies.check(cmd, obj, "the board on %s" % self.url)
 
     def call(self, cmd: str, **args: Any) -> dict[str, Any]:
