@@ -145,6 +145,18 @@ def test_each_malformed_reply_is_one_clear_line(capsys, tmp_path, cmd, reply, wo
                 os.remove(os.path.join(where, name))
 
 
+@pytest.mark.parametrize("reply, words", [(r, w) for c, r, w, _ in BAD if c == "hello"])
+def test_watch_and_play_fail_before_the_screen_on_a_malformed_hello(capsys, tmp_path, reply,
+                                                                   words):
+    """`watch` and `play --port` stop at the connection (or at a board they cannot draw),
+    with one line, before curses takes the terminal."""
+    with FakeBoard({"hello": reply}) as board:
+        for argv in (["watch"], ["play"]):
+            code, out, err = run(capsys, board.port, argv, str(tmp_path))
+            check_outcome(code, out, err, argv, str(tmp_path))
+            assert code != 0 and words in err, (argv, err)
+
+
 def test_error_replies_are_board_errors_and_json_keeps_them(capsys, tmp_path):
     refusal = {"ok": False, "error": {"code": "illegal", "message": "no"}}
     with FakeBoard({"roll": refusal, "press": refusal}) as board:
