@@ -1,11 +1,10 @@
 # Buttons and remote commands -> Game: roll, move, undo, new game, settings, the board's own
 # player and HINT; owns the selection, the menu's place and the dice entry, fills the View
 # (display/fill.py), saves, emits events. Every field here is written here only: the modules
-# it uses (what a press means: buttons.py; menu, dice_entry, remote, report, autoplay) read
-# it, ask through its methods or return values it keeps.
-# menu, dice_entry, remote, report and autoplay (the board's own player, with its weights)
-# are imported when first needed, so a board played by people with buttons and electronic
-# dice never loads them (heap).
+# it uses (buttons: what a press means; menu, dice_entry, remote, report, sides, hint and the
+# board's player) read it, ask through its methods or return values it keeps.
+# All but buttons are imported when first needed, so a board played by people with buttons
+# and electronic dice never loads them (heap); none of them imports this module.
 from display import fill
 from display.view import BLINK_MS, ROLL_MS, View
 from gammon.play import check_dice
