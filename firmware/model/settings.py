@@ -8,7 +8,7 @@ DEFAULT_LEVELS = (32, 64, 128, 192, 255)  # the board module's BRIGHTNESS_LEVELS
 # board's own player (control/autoplay.py).
 PLAYER_MODES = (("human", "human"), ("human", "board"), ("board", "human"), ("board", "board"))
 LEVELS = ("easy", "strong")  # the board player's levels (gammon.opponent.LEVELS)
-PALETTES = 3  # the renderer's colour sets (display.view.PALETTE_COUNT; test_config checks)
+PALETTES = 3  # the renderer's colour sets (display.view.PALETTE_COUNT: test_controller_menu)
 KEYS = ("brightness", "autoplay", "physical_dice", "palette", "players", "level")
 FLAG = (False, True)  # the values of autoplay and physical_dice
 SETTINGS_VERSION = 1  # a file without "level" (written before it existed) keeps its default
