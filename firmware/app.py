@@ -57,7 +57,6 @@ class App:
         poll_ms=POLL_MS,
         frame_ms=FRAME_MS,
         check_ms=CHECK_MS,
-        pace=None,
     ):
         self.board = board
         self.layout = layout
@@ -83,44 +82,20 @@ class App:
         self.stopped = False
         self.protocol = None  # set by build()
         self._done = None
-        self.pace = pace  # the simulator at a board's speed (sim_timing.Pace): times each step
 
     # The tasks' steps (also called directly by tests and benchmarks)
-    def _paced(self, step, name, now_ms):
-        """One step of the firmware's work, slowed to the board's pace (--board-timing)."""
-        self.pace.begin()
-        try:
-            return step(name, now_ms)
-        finally:
-            self.pace.end()
-
     def press(self, name, now_ms):
-        if self.pace is not None:
-            return self._paced(self._press, name, now_ms)
-        return self._press(name, now_ms)
-
-    def _press(self, name, now_ms):
         if self.test is not None:
             self.test.press(name, now_ms)
         else:
             self.ctl.press(name, now_ms, True)  # the frame first; frame() saves right after it
 
     def long_press(self, name, now_ms):
-        if self.pace is not None:
-            return self._paced(self._long_press, name, now_ms)
-        return self._long_press(name, now_ms)
-
-    def _long_press(self, name, now_ms):
         if self.test is None:
             self.ctl.long_press(name, now_ms, True)
 
     def frame(self, now_ms):
         """One render step; True when the LEDs were written."""
-        if self.pace is not None:
-            return self._paced(self._frame, None, now_ms)
-        return self._frame(None, now_ms)
-
-    def _frame(self, _, now_ms):
         if self.test is not None:
             wrote = self.test.tick(now_ms)
         else:
@@ -258,7 +233,7 @@ def build(
     out_stream=None,
     nonblocking=False,
     write=None,
-    pace=None,
+    app_class=None,
 ):
     """The whole firmware on given hardware (main.py) or fakes (tests, the simulator):
     controller booted from `store`, renderer, protocol on the serial port, App."""
@@ -274,9 +249,8 @@ def build(
     now = clock()
     ctl = boot(store, dice, layout, emit, now, board.BRIGHTNESS_LEVELS)
     renderer = Renderer(board, strip, now)
-    app = App(
-        board, layout, ctl, renderer, keys, wdt=wdt, clock=clock, strip=strip, out=emit, pace=pace
-    )
+    cls = app_class or App  # the simulator's at a board's speed: sim_timing.PacedApp
+    app = cls(board, layout, ctl, renderer, keys, wdt=wdt, clock=clock, strip=strip, out=emit)
     if serial:
         from link import port as link
         from link.protocol import Protocol
@@ -291,8 +265,6 @@ def build(
             ctl, info, write or link.make_writer(out_stream), now, strip, app.selftest, app.stop
         )
         sink[0] = proto
-        if pace is not None:  # a request and its reply: one step of the board's work
-            proto.feed = pace.timed(proto.feed)
         app.protocol = proto
         app.serial = lambda: link.serve(proto, stream, nonblocking)
     return app

@@ -21,7 +21,7 @@ from app import build
 from gammon.dice import Dice, SeededBytes
 from hw.inputs import DirectKeys
 from hw.storage import Store
-from sim_timing import TIMINGS, setup
+from sim_timing import TIMINGS, PacedApp, setup
 
 USAGE = (
     "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
@@ -97,8 +97,11 @@ def make_app(opts):
         dice,
         nonblocking=opts["nonblocking"],
         out_stream=port,
-        pace=pace,
+        app_class=PacedApp if pace is not None else None,
     )
+    if pace is not None:  # every step of the firmware's own work at the board's pace
+        app.pace = pace
+        app.protocol.feed = pace.timed(app.protocol.feed)  # a request and its reply
     if opts["pace"] is not None:
         app.ctl.set_pace(opts["pace"])
     return app

@@ -1,8 +1,9 @@
 # The simulator at a real board's speed (--board-timing): slowed computing, strip, USB serial.
 #
-# Pace slows the firmware's own work to the board's CPU: App and the protocol time each step
-# (a press, a frame with the board's thinking, a request) and Pace then blocks for
-# (factor - 1) times it; the time the step spent in simulated I/O is left out. TimedStrip
+# Pace slows the firmware's own work to the board's CPU: PacedApp and the protocol's feed
+# (sim_main wires them) time each step (a press, a frame with the board's thinking, a
+# request) and Pace then blocks for (factor - 1) times it; the time the step spent in
+# simulated I/O is left out. The board's own App has none of this. TimedStrip
 # makes each strip write take its time on the wire (neopixel: ~30 us a LED with the loop
 # held; the RP2040's PIO + DMA path: a small set-up, waiting only for a frame still being
 # sent). UsbCdc is the Pico's USB serial: poll says POLLOUT only when a 64-byte packet fits,
@@ -10,6 +11,7 @@
 import sys
 import time
 
+from app import App
 from hw.output import FakeStrip
 from hw.ticks import ticks_diff, ticks_us
 
@@ -80,6 +82,33 @@ class Pace:
                 self.end()
 
         return step
+
+
+class PacedApp(App):
+    """App whose task steps (press, long press, frame) are each one step of `pace`."""
+
+    pace = None  # set by sim_main once built
+
+    def press(self, name, now_ms):
+        self.pace.begin()
+        try:
+            return App.press(self, name, now_ms)
+        finally:
+            self.pace.end()
+
+    def long_press(self, name, now_ms):
+        self.pace.begin()
+        try:
+            return App.long_press(self, name, now_ms)
+        finally:
+            self.pace.end()
+
+    def frame(self, now_ms):
+        self.pace.begin()
+        try:
+            return App.frame(self, now_ms)
+        finally:
+            self.pace.end()
 
 
 class TimedStrip(FakeStrip):

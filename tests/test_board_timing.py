@@ -17,7 +17,9 @@ import tty
 
 import pytest
 import sim_timing
+from app import App
 from hw.boards import pico
+from model.game import OPENING
 from mpytools import MICROPYTHON, NATIVE, ROOT, require
 from sim_timing import BLOCK_MS, PACKET, Pace, TimedStrip, UsbCdc, setup
 from simkit import connect, start_sim
@@ -238,3 +240,21 @@ def test_sim_main_refuses_a_bad_timing(tmp_path):
         env=dict(os.environ, PYTHONPATH=NATIVE),
     )
     assert proc.returncode == 2 and "--board-timing is one of" in proc.stderr
+
+
+def test_sim_main_wires_the_pace(tmp_path):
+    """sim_main --board-timing pico: the app's steps and the protocol's requests are paced."""
+    import sim_main
+
+    opts = sim_main._options(["--flash", str(tmp_path), "--board-timing", "esp32s3"])
+    app = sim_main.make_app(opts)
+    assert isinstance(app, sim_timing.PacedApp) and app.pace.factor == 75
+    assert app.strip.pace is app.pace and app.protocol.outbox.port.pace is app.pace
+    steps = app.pace.steps
+    app.press("ROLL", 100000)
+    app.frame(100020)
+    app.protocol.feed(b'{"cmd":"hello"}\n', 100040)
+    assert app.pace.steps == steps + 3 and app.pace.depth == 0
+    assert app.ctl.game.phase != OPENING  # the press was taken: the opening roll
+    plain = sim_main.make_app(sim_main._options(["--flash", str(tmp_path / "b")]))
+    assert type(plain) is App and not hasattr(plain, "pace")  # none: the host's own speed
