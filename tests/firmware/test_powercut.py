@@ -91,18 +91,6 @@ def test_cut_inside_a_save_resumes_the_newest_whole_save():
             assert fakes.get(root, GAME) == newest
             fakes.done(ctl)
             ctl = rec = None
-        # game.json cut short (or junk) beside the whole tmp: the tmp wins, nothing reported
-        for broken in (before[: len(before) // 2], b"", b"\xff" * 9):
-            gc.collect()
-            root = fakes.tmpdir()
-            fakes.put(root, SETTINGS, settings)
-            fakes.put(root, GAME, broken)
-            fakes.put(root, GAME + ".tmp", after)
-            ctl, rec = fakes.make(root)
-            assert ctl.boot_error is None and ctl.game.to_json() == after.decode(), k
-            assert sorted(os.listdir(root)) == [GAME, SETTINGS] and fakes.get(root, GAME) == after
-            fakes.done(ctl)
-            ctl = rec = None
         # FAT: the old file removed, the cut before the rename: the whole temp file counts
         gc.collect()
         root = fakes.tmpdir()
@@ -116,6 +104,29 @@ def test_cut_inside_a_save_resumes_the_newest_whole_save():
             assert ctl.game.phase == OVER and ctl.game.to_json() == final
         fakes.done(ctl)
         ctl = rec = None
+    for k in range(count):
+        os.remove(snaps + "/" + str(k))
+    os.rmdir(snaps)
+
+
+def test_a_whole_tmp_beside_a_broken_file_wins():
+    """game.json cut short (or junk) beside a whole tmp: the tmp, the newer save, is resumed
+    and put in place; nothing is reported (a game near its end keeps this test short)."""
+    settings, snaps, count, final = reference("full", LATE)
+    for k in range(0, count - 1, 7):
+        before = fakes.get(snaps, str(k))
+        after = fakes.get(snaps, str(k + 1))
+        for broken in (before[: len(before) // 2], b"", b"\xff" * 9):
+            gc.collect()
+            root = fakes.tmpdir()
+            fakes.put(root, SETTINGS, settings)
+            fakes.put(root, GAME, broken)
+            fakes.put(root, GAME + ".tmp", after)
+            ctl = fakes.make(root)[0]
+            assert ctl.boot_error is None and ctl.game.to_json() == after.decode(), k
+            assert sorted(os.listdir(root)) == [GAME, SETTINGS] and fakes.get(root, GAME) == after
+            fakes.done(ctl)
+            ctl = None
     for k in range(count):
         os.remove(snaps + "/" + str(k))
     os.rmdir(snaps)
