@@ -241,7 +241,9 @@ class Steps:
 
     def __init__(self, alloc):
         self.alloc = alloc
-        self.kinds = []  # "p" press, "f" person's frame, "b" board's frame, "r" request
+        # "p" press, "h" HINT (ROLL held), "f" person's frame, "b" board's frame, "r" request,
+        # "w" a piece written by the serial task
+        self.kinds = []
         self.us = []
         self.fs_us = []
         self.bytes = []
@@ -301,7 +303,7 @@ def play_game(rig, steps=None, frames_max=200000):
                 rig.sink.allow = 1
                 run("p", app.press, "ROLL", rig.now)
                 rig.drain(run)
-                run("p", app.long_press, "ROLL", rig.now + 800)
+                run("h", app.long_press, "ROLL", rig.now + 800)
                 rig.drain(run)
                 if rig.sink.allow:
                     raise RuntimeError("ROLL during the play was not refused")
@@ -410,19 +412,27 @@ def figures(games):
         else:
             runs.append(steps_of_run)
     hints = sum(s.rig.hints for s in runs[0])
-    press_bytes = frame_bytes = 0
+    press_bytes = frame_bytes = hint_bytes = button_bytes = 0
     for steps in alloc:
         kinds = steps.kinds
         for i in range(len(kinds)):
             b = steps.bytes[i]
-            if kinds[i] == "p":
-                # the press and the frame that shows it
-                if i + 1 < len(kinds) and kinds[i + 1] in "fb":
-                    b += steps.bytes[i + 1]
+            if kinds[i] in "ph":
+                # the press, its events written and the frame that shows it
+                j = i + 1
+                while j < len(kinds) and kinds[j] == "w":
+                    b += steps.bytes[j]
+                    j += 1
+                if j < len(kinds) and kinds[j] in "fb":
+                    b += steps.bytes[j]
                 press_bytes = max(press_bytes, b)
+                if kinds[i] == "h":
+                    hint_bytes = max(hint_bytes, b)
+                else:
+                    button_bytes = max(button_bytes, b)
             elif kinds[i] == "b":
                 frame_bytes = max(frame_bytes, b)
-    hold = {"p": 0, "f": 0, "b": 0, "r": 0, "w": 0}
+    hold = {"p": 0, "h": 0, "f": 0, "b": 0, "r": 0, "w": 0}
     save = 0
     for g in range(games):
         base = runs[0][g]
@@ -438,7 +448,10 @@ def figures(games):
         "alloc_max_press_bytes": press_bytes,
         "alloc_max_board_frame_bytes": frame_bytes,
         "loop_hold_max_us": max(hold.values()),
-        "loop_hold_press_max_us": hold["p"],
+        "loop_hold_press_max_us": max(hold["p"], hold["h"]),
+        "loop_hold_hint_max_us": hold["h"],
+        "alloc_max_hint_bytes": hint_bytes,
+        "alloc_max_button_press_bytes": button_bytes,  # presses but HINT
         "loop_hold_person_frame_max_us": hold["f"],
         "loop_hold_board_frame_max_us": hold["b"],
         "loop_hold_request_max_us": hold["r"],
