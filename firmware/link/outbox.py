@@ -45,10 +45,15 @@ class Outbox:
         self.lost_replies = 0
         self.lost_total = 0  # a statistic
         self.notify = None  # called when a line is queued (the serial task's wake-up)
+        self.roomy = None  # called when room() may have turned True (the reader's wake-up)
 
     def on_put(self, fn):
         """Sets the function called whenever a line is queued."""
         self.notify = fn
+
+    def on_room(self, fn):
+        """Sets the function called after a write that leaves room() True."""
+        self.roomy = fn
 
     def put(self, obj, reply=False):
         """Queues `obj` as one JSON line; False when it was dropped (no room)."""
@@ -102,24 +107,34 @@ class Outbox:
                 self._pop()
         else:
             chunk = self.chunk
-            if chunk is None or self.off >= len(chunk):
-                try:
-                    chunk = next(gen)
-                except StopIteration:
-                    self.chunk = None
-                    self.nstreams -= 1
-                    self._pop()
+            if chunk is None:  # the stream's first piece
+                chunk = self._next(gen)
+                if chunk is None:
                     return 0
-                self.chunk = chunk
-                self.off = 0
             k = len(chunk) - self.off
             if k > self.piece:
                 k = self.piece
             w = self.port.write(memoryview(chunk)[self.off : self.off + k]) or 0
             self.off += w
+            if self.off >= len(chunk):  # the next piece now: the line ends with its last
+                self.chunk = self._next(gen)
         if w and (self.lost_events or self.lost_replies):
             self._report()
+        if self.roomy is not None and self.room():
+            self.roomy()
         return w
+
+    def _next(self, gen):
+        """The stream's next piece (held as the one being written), or None at its end:
+        the entry is done."""
+        self.off = 0
+        try:
+            self.chunk = next(gen)
+        except StopIteration:
+            self.chunk = None
+            self.nstreams -= 1
+            self._pop()
+        return self.chunk
 
     def clear(self):
         """Forgets every line waiting (the port is gone)."""
@@ -128,6 +143,8 @@ class Outbox:
             self.lens[i] = 0
         self.start = self.used = self.first = self.count = self.nstreams = 0
         self.chunk = None
+        if self.roomy is not None:
+            self.roomy()
 
     def _copy_in(self, line, n):
         pos = (self.start + self.used) % self.size

@@ -12,6 +12,7 @@ from hw.ticks import ticks_diff, ticks_ms
 from kernels.compat import const
 
 _WAIT_MS = const(10)  # a port that takes nothing is asked again after this
+_BURST = const(4)  # pieces written at most in one round of the loop, each when ready
 FLUSH_MS = const(1000)  # what is queued when the app stops gets this long to go out
 _CTRL_C = const(3)
 _NL = const(10)
@@ -74,7 +75,9 @@ def make_writer(stream=None):
     else:
         s.flush()
         port = FdPort(s.fileno())
-    return Outbox(port)
+    if stream is None and sys.platform in ("linux", "darwin"):  # the simulator's bare pty
+        return Outbox(port, piece=512)
+    return Outbox(port)  # a board's USB serial, or a stand-in for it: one packet a piece
 
 
 async def drain(outbox):
@@ -90,10 +93,11 @@ async def drain(outbox):
             if not outbox.pending():
                 ev.clear()
                 await ev.wait()
-            elif port.ready() and outbox.send():
-                await sleep_ms(0)
-            else:
-                await sleep_ms(_WAIT_MS)
+                continue
+            sent = 0
+            while sent < _BURST and outbox.pending() and port.ready() and outbox.send():
+                sent += 1
+            await sleep_ms(0 if sent else _WAIT_MS)
     except OSError:  # the port is gone
         outbox.clear()
     finally:
@@ -182,8 +186,20 @@ async def _feed(protocol, data, n, more):
 
 
 async def _room(protocol):
-    while not protocol.room() and not protocol.stopped:
-        await sleep_ms(_WAIT_MS)
+    """Waits until the writer has room for another reply (woken by its writes)."""
+    outbox = protocol.outbox
+    if outbox is None or outbox.room():
+        return
+    import asyncio
+
+    ev = asyncio.Event()
+    outbox.on_room(ev.set)
+    try:
+        while not outbox.room() and not protocol.stopped:
+            ev.clear()
+            await ev.wait()
+    finally:
+        outbox.on_room(None)
 
 
 def _waiting(poller):
