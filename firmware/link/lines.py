@@ -193,15 +193,18 @@ def encode(obj):
         v = obj[k]
         if type(v) is _GENERATOR or (isinstance(v, (list, tuple)) and len(v) > _STREAM_OVER):
             big = k
-    if big is None:
-        line = _utf8(_dumps(obj) + "\n")
-        return line if line is not None else _substitute(obj)
-    head = []
-    for k in obj:
-        if k != big:
-            head.append(_dumps(k) + ":" + _dumps(obj[k]))
-    head.append(_dumps(big) + ":[")
-    text = _utf8("{" + ",".join(head))
+    try:  # a value JSON cannot write (never expected) must not stop the serial task
+        if big is None:
+            line = _utf8(_dumps(obj) + "\n")
+            return line if line is not None else _substitute(obj)
+        head = []
+        for k in obj:
+            if k != big:
+                head.append(_dumps(k) + ":" + _dumps(obj[k]))
+        head.append(_dumps(big) + ":[")
+        text = _utf8("{" + ",".join(head))
+    except (TypeError, ValueError):
+        return _substitute(obj)
     if text is None:
         return _substitute(obj)
     it = iter(obj[big])
