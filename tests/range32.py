@@ -26,7 +26,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NATIVE = os.path.join(ROOT, "native")
 SMALL = (-(1 << 30), (1 << 30) - 1)  # a small int on a 32-bit port
 WORD = (-(1 << 31), (1 << 31) - 1)  # viper's int: a signed 32-bit machine word
-KERNELS = ("kernels.movegen", "kernels.net", "kernels.frame")
+KERNELS = tuple(  # every kernel module (compat is the stand-ins, not board code)
+    "kernels." + f[:-3]
+    for f in sorted(os.listdir(os.path.join(NATIVE, "kernels")))
+    if f.endswith(".py") and f not in ("__init__.py", "compat.py")
+)
 PACKAGES = ("kernels", "gammon", "display", "control", "model", "hw", "link")
 
 

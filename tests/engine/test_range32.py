@@ -138,6 +138,18 @@ def _exercise(games):
     assert frame.channel_sum(buf, len(buf)) == 255 * len(buf)
     frame.dim(buf, len(buf), 255)
     assert frame.channel_sum(buf, len(buf)) == 254 * len(buf)
+    from kernels.strip_words import words
+    from kernels.textcheck import bad_at
+
+    out = bytearray(4 * 440)  # the PIO words of a white frame
+    words(out, buf, 440)
+    assert out[0:4] == b"\x00\xfe\xfe\xfe"
+    rnd = SeededBytes(9)
+    for n in range(200):  # the link's text check on bytes of every kind
+        line = rnd(1 + n % 64)
+        assert -1 <= bad_at(line, 0, len(line)) < len(line)
+    ok = b'{"cmd":"move","play":"8/5 6/5","id":"caf\xc3\xa9"}'
+    assert bad_at(ok, 0, len(ok)) == -1
     if not MICROPY:  # there the renderer's own tests run them (a 64 KB heap: not with these)
         _frames(done)
     return done
@@ -181,7 +193,8 @@ def test_kernels_stay_within_32_bits():
 
             assert play.play_codes is mods["kernels.movegen"].play_codes  # the checked ones
             assert Net is mods["kernels.net"].Net and Opponent
-            assert all(mods[name].__range_sites__ > 20 for name in KERNELS)
+            assert all(mods["kernels." + k].__range_sites__ > 20 for k in ("movegen", "net"))
+            assert len(KERNELS) >= 5 and all(mods[name].__range_sites__ for name in KERNELS)
     assert done["positions"] > 2000, done
     assert done["plays"] > 20000 and done["choices"] >= 8, done
     assert done["frames"] == (0 if MICROPY else 60), done
