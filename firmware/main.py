@@ -20,7 +20,6 @@ import sys
 
 from app import build
 from hw import hardware_setup
-from link.repl_guard import ReplGuard
 
 guard = None  # the ReplGuard once the firmware has left for the REPL
 
@@ -64,6 +63,8 @@ def main(hw=None, write=None, host=None):
         app.deinit()
     global guard
     if app.stopped and hw.wdt is not None:  # the REPL: the watchdog fed while it is used
+        from link.repl_guard import ReplGuard  # loaded only now (heap)
+
         guard = ReplGuard(hw.wdt)
         hw.keep_fed(feed=guard.feed)
     return app

@@ -9,12 +9,13 @@
 # half of the ring and three quarters of the slots, the rest is kept for replies), and once
 # the host reads again a `dropped` event says how many were lost. A line with a long list
 # (the legal plays) takes no room in the ring: it is written from its generator, a piece at
-# a time, when its turn comes.
+# a time, when its turn comes; so does a line longer than half the ring (it is written
+# from where it is, no copy).
 from kernels.compat import const
 
 from link.lines import encode
 
-SIZE = const(4096)
+SIZE = const(2048)
 SLOTS = const(32)
 PIECE = const(64)  # one USB CDC packet: on a Pico a longer write can wait up to 500 ms
 _STREAMS = const(2)  # streamed lines waiting at most (each holds its list)
@@ -65,13 +66,13 @@ class Outbox:
             return self._lost(reply)
         if isinstance(line, (bytes, bytearray)):
             n = len(line)
-            if n <= self.size:
+            if n <= self.size // 2:
                 if self.used + n > (self.size if reply else self.event_room):
                     return self._lost(reply)
                 self._copy_in(line, n)
                 self._push(n, None)
                 return True
-            line = iter((line,))  # longer than the ring: written from where it is
+            line = iter((line,))  # a long line (`leds`, `state`): written from where it is
         if self.nstreams >= _STREAMS:
             return self._lost(reply)
         self.nstreams += 1

@@ -39,28 +39,6 @@ class StreamPort:
         return self.s.write(mv)  # None when a non-blocking stream takes nothing
 
 
-class FdPort:
-    """A file descriptor as an Outbox's port (CPython: the simulator's pty), never blocking."""
-
-    def __init__(self, fd):
-        import select
-
-        self.fd = fd
-        self.poller = select.poll()
-        self.poller.register(fd, select.POLLOUT)
-
-    def ready(self):
-        return bool(self.poller.poll(0))
-
-    def write(self, mv):
-        import os
-
-        try:
-            return os.write(self.fd, mv)
-        except BlockingIOError:
-            return 0
-
-
 def make_writer(stream=None):
     """The Outbox of the serial port: sys.stdout, or `stream` (an object with ready() and
     write() is taken as the port itself: the simulator's stand-in for a Pico's USB serial).
@@ -73,6 +51,8 @@ def make_writer(stream=None):
     elif _MICROPY:
         port = StreamPort(s)
     else:
+        from link.cpython_port import FdPort
+
         s.flush()
         port = FdPort(s.fileno())
     if stream is None and sys.platform in ("linux", "darwin"):  # the simulator's bare pty
@@ -141,7 +121,9 @@ async def serve(protocol, stream=None, nonblocking=False):
         micropython = None
     try:
         if not _MICROPY:
-            await _serve_cpython(protocol, s)
+            from link.cpython_port import serve_fd
+
+            await serve_fd(protocol, s, _feed)
         elif nonblocking:
             await _serve_chunks(protocol, s, asyncio)
         else:
@@ -236,30 +218,3 @@ async def _serve_bytes(protocol, s, asyncio):
         else:
             more = _waiting(poller)
         await _feed(protocol, buf, n, more)
-
-
-async def _serve_cpython(protocol, s):
-    import asyncio
-    import os
-    import select
-
-    loop = asyncio.get_running_loop()
-    fd = s.fileno()
-    ready = asyncio.Event()
-    loop.add_reader(fd, ready.set)
-    try:
-        while not protocol.stopped:
-            await ready.wait()
-            ready.clear()
-            try:
-                data = os.read(fd, 512)
-            except BlockingIOError:
-                continue
-            except OSError:
-                return  # EIO: the other side of the pty is gone
-            if not data:
-                return
-            more = bool(select.select([fd], [], [], 0)[0])
-            await _feed(protocol, data, len(data), more)
-    finally:
-        loop.remove_reader(fd)
