@@ -203,7 +203,7 @@ def encode(obj):
                 head.append(_dumps(k) + ":" + _dumps(obj[k]))
         head.append(_dumps(big) + ":[")
         text = _utf8("{" + ",".join(head))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, MemoryError):  # the small error line may still fit
         return _substitute(obj)
     if text is None:
         return _substitute(obj)
@@ -224,20 +224,22 @@ def _pieces(head, it, item):
     first = True
     tail = "]}\n"
     while item is not _END:
-        s = _dumps(item)
-        part.append(s if first else "," + s)
-        first = False
-        size += len(s) + 1
-        if size > 200:
-            yield _piece(part)
-            part = []
-            size = 0
         try:
+            s = _dumps(item)
+            part.append(s if first else "," + s)
+            first = False
+            size += len(s) + 1
+            if size > 200:
+                out = _piece(part)
+                part = []
+                size = 0
+                yield out
             item = next(it)
         except StopIteration:
             item = _END
-        except Exception as exc:  # never expected: end the line as valid JSON anyway
-            tail = '],"truncated":%s}\n' % json.dumps(repr(type(exc))[:60])
+        except Exception:  # never expected (memory, a bug): end the line as valid JSON
+            part = []
+            tail = '],"truncated":true}\n'
             item = _END
     part.append(tail)
     yield _piece(part)

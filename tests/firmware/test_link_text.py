@@ -256,3 +256,15 @@ def test_a_burst_of_requests_waits_in_the_port_while_the_writer_is_full():
     while box.pending():
         box.send()
     assert not proto.stopped
+
+
+def test_a_list_that_fails_half_way_still_ends_its_line_as_json():
+    def plays():
+        for i in range(100):
+            yield "%d/%d" % (i % 24 + 1, i % 23)
+        raise MemoryError("no room")
+
+    wire = Wire()
+    write_json(wire, {"ok": True, "id": 8, "plays": plays()})
+    (r,) = wire.take()
+    assert r["id"] == 8 and r["truncated"] is True and 0 < len(r["plays"]) <= 100
