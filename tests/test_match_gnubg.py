@@ -9,7 +9,7 @@ import random
 import gnubg
 import pytest
 from gammon import legal_plays
-from gammon.match import DOUBLE, RESIGN, Match
+from gammon.match import DOUBLE, Match
 from gammon.matchid import decode, encode
 from gammon.position import Position
 
@@ -63,22 +63,11 @@ def _step(rnd: random.Random, s: Side) -> bool:
         _quiet("new game")
         s.start_game()
         return True
-    deciding = m.deciding(s.on_roll)
-    if m.offer == DOUBLE:
-        if rnd.random() < 0.6:
-            m.take(deciding)
-            _quiet("take")
-        else:
-            m.drop(deciding)
-            _quiet("drop")
-        return True
-    if m.offer == RESIGN:
-        if rnd.random() < 0.5:
-            m.accept(deciding)
-            _quiet("accept")
-        else:
-            m.reject(deciding)
-            _quiet("reject")
+    if m.offer:  # the answer: take 60% / drop, accept half / reject, in both
+        yes, no = ("take", "drop") if m.offer == DOUBLE else ("accept", "reject")
+        answer = yes if rnd.random() < (0.6 if m.offer == DOUBLE else 0.5) else no
+        getattr(m, answer)(m.deciding(s.on_roll))
+        _quiet(answer)
         return True
     r = rnd.random()
     if r < 0.03:
