@@ -70,8 +70,8 @@ def _step(rnd: random.Random, s: Side) -> bool:
         _quiet(answer)
         return True
     r = rnd.random()
-    if r < 0.03:
-        value = rnd.randint(1, 3)
+    if r < 0.03 and m.declined < 3:
+        value = rnd.randint(m.declined + 1, 3)  # only more after a rejection (gnubg's rule)
         m.resign(s.on_roll, value)
         _quiet("resign %d" % value)
         return True
@@ -82,6 +82,7 @@ def _step(rnd: random.Random, s: Side) -> bool:
             return True
         a, b = sorted((rnd.randint(1, 6), rnd.randint(1, 6)), reverse=True)
         _quiet("set dice %d %d" % (a, b))
+        m.went_on()
         s.dice = (a, b)
         if not legal_plays(s.pos, s.dice):  # no legal move: the turn passes
             _quiet("move")
@@ -90,6 +91,7 @@ def _step(rnd: random.Random, s: Side) -> bool:
     plays = legal_plays(s.pos, s.dice)
     play = plays[rnd.randrange(len(plays))]
     _quiet("move %s" % play)
+    m.went_on()
     s.pos = play.result
     won = s.pos.outcome()
     if won:
@@ -104,7 +106,7 @@ def test_match_ids_equal_gnubgs_in_random_matches_and_sessions(gnu):
     rnd = random.Random(13)
     states = 0
     kinds = set()
-    for k in range(36):
+    for k in range(48):
         if k % 4 == 3:  # money play, with and without the Jacoby rule
             jacoby = k % 8 == 3
             _quiet("set jacoby %s" % ("on" if jacoby else "off"))

@@ -43,6 +43,7 @@ class Match:
         self.ended = 0  # PLAYED, RESIGNED or DROPPED once the game is over
         self.winner = -1
         self.decider = -1  # who answered the offer that ended the game
+        self.declined = 0  # a resignation just rejected: until play goes on, only more
         self.points = 0  # what the game's winner scored
 
     # --- the match
@@ -84,6 +85,7 @@ class Match:
     def double(self, player):
         if not self.may_double(player):
             raise ValueError(self._why_not_double(player))
+        self.declined = 0
         self._offer(DOUBLE, player, self.cube * 2)
 
     def _why_not_double(self, player):
@@ -122,6 +124,8 @@ class Match:
             raise ValueError("the game is over")
         if self.offer:
             raise ValueError("a %s is offered" % OFFERS[self.offer])
+        if value <= self.declined:
+            raise ValueError("that resignation was rejected: offer more, or play on")
         self._offer(RESIGN, player, value)
 
     def accept(self, player):
@@ -133,7 +137,13 @@ class Match:
     def reject(self, player):
         """The other player rejects the resignation: play goes on."""
         self._answer(RESIGN, player)
+        self.declined = self.offer_value
         self._offer(NO_OFFER, -1, 0)
+
+    def went_on(self):
+        """The game moved on (a roll, a move, a cube action): a rejected resignation may be
+        offered again (gnubg forgets it at its next move record)."""
+        self.declined = 0
 
     # --- the end of a game
     def value_of(self, result):

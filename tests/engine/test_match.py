@@ -160,3 +160,17 @@ def test_match_ids_round_trip_and_match_gnubgs_examples():
     for text in ("cAmlAAAAAAAE", "MEmgAAAAAAAE", "MAygABAAAAAE", "MCumAAAAKAAE"):
         assert encode(decode(text)) == text
     assert raises(decode, "short") and raises(decode, "////////////") and raises(decode, 7)
+
+
+def test_a_rejected_resignation_is_offered_again_only_higher_until_play_goes_on():
+    m = Match(0)
+    m.resign(0, 2)
+    m.reject(1)
+    assert refused(m, m.resign, 0, 2) and refused(m, m.resign, 0, 1)
+    m.resign(0, 3)  # more is always allowed
+    m.reject(1)
+    assert refused(m, m.resign, 0, 3)
+    m.went_on()  # a roll or a move (the game says so)
+    m.resign(0, 1)
+    m.accept(1)
+    assert m.points == 1 and m.ended == RESIGNED
