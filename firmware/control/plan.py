@@ -3,13 +3,14 @@
 # cut in an easy play, a person's steps before a hint), the best play at 0-ply that does.
 from gammon.play import Play
 
-from control.order import fit
+from control.order import Order, fit
 
 
 class Plan:
-    """step() does one slice (about opponent.SLICE evaluations); once it returns True,
-    `play` is the Play and `hops` its single steps still to make, [(frm, to)] in an order
-    the turn takes. Raises when the choice fails (a bug, no memory)."""
+    """step() does one slice (about opponent.SLICE evaluations, or the ordering of the
+    chosen play's steps); once it returns True, `play` is the Play and `hops` its single
+    steps still to make, [(frm, to)] in an order the turn takes. Raises when the choice
+    fails (a bug, no memory)."""
 
     def __init__(self, opp, game, level, rand=None):
         self.opp = opp
@@ -20,19 +21,26 @@ class Plan:
         self.keeping = False  # the second choice: among the plays that keep the steps
         self.play = None
         self.hops = None
+        self._order = None  # the Order of the chosen play's steps
         self._kept = None
 
     def step(self):
         c = self.choice
-        if not c.step():
-            return False
+        if not c.done:
+            c.step()
+            return False  # the order of the steps in slices of their own (Order)
         if c.play is None:
             raise ValueError("no legal play to choose from")
         g = self.game
         if self.keeping:
             hops = self._kept
         else:
-            hops = fit(g.turn_state, c.play, self.made)
+            o = self._order
+            if o is None:
+                o = self._order = Order(g, c.play, self.made)
+            if not o.step():
+                return False
+            hops = o.hops
             if hops is None:
                 self.keeping = True
                 self.choice = self.opp.think(g.position, g.dice, "strong", None, self._keeps)

@@ -3,6 +3,7 @@
 # refused during its turn, physical dice, a failing choice, settings files old and new.
 # (HINT: test_hint.py; power cuts: test_autoplay_powercut.py; pins and LEDs: test_autoplay_app.)
 import gc
+import sys
 
 import fakes
 from control.boot import boot
@@ -16,6 +17,7 @@ from hw.ticks import ticks_diff
 from model.game import DONE, MOVE, OPENING, OVER, ROLL
 
 FRAME = 20  # ms between ticks, as the render task
+MICROPY = sys.implementation.name == "micropython"
 
 
 class Watch:
@@ -228,7 +230,7 @@ def test_the_menu_works_and_pauses_the_board():
     assert len(g.steps()) == made and ctl.view.selected == -1
     ctl.press("MENU", now)  # brightness: a setting changes while the board plays
     ctl.press("ROLL", now)
-    for _ in range(6):
+    for _ in range(9):
         ctl.press("MENU", now)
     assert ctl.menu_item == -1
     assert ctl.configure("players", ["board", "human"])[0]  # the board keeps one side
@@ -260,6 +262,7 @@ class Broken:
         self.fails = fails
         self.real = real
         self.slices = 0
+        self.done = False
 
     def think(self, position, dice, level="strong", rand=None, keeps=None):
         if self.fails <= 0:
@@ -336,3 +339,56 @@ def test_settings_files_old_and_new():
     assert s.level == "strong" and s.players == ["human", "human"] and s.palette == 2
     assert ctl.bot is None and ctl.boot_error is None
     fakes.done(ctl)
+
+
+class _Game:
+    """What order.Order reads of a game."""
+
+    def __init__(self, position, dice, turn):
+        self.position = position
+        self.dice = dice
+        self.turn_state = turn
+
+
+def test_a_play_s_own_order_is_the_searched_one():
+    """order.fit takes a play's own order without trying its steps (no step made, none
+    bearing off): the order the search over the turn finds, for every play of many turns;
+    the same in slices (order.Order, on a turn of its own)."""
+    from control import order
+    from gammon import Position
+    from gammon.turn import Turn
+
+    dice = Dice(SeededBytes(41))
+    opp = shared(weights_path())
+    position = Position.start()
+    quick = 0
+    for _ in range(40 if MICROPY else 12):
+        roll = dice.roll()
+        plays = legal_plays(position, roll)
+        t = Turn(position, roll)
+        for i in range(0, len(plays), 1 + len(plays) // 12):
+            play = plays[i]
+            got = order.fit(t, play, [])
+            rest = [(s[0], s[1]) for s in play.steps]
+            searched = []
+            search = order._search(t, rest, play.result, searched)
+            for _ in search:  # each step tried (the generator's end: an order found)
+                pass
+            if all(hop[1] for hop in rest):
+                assert got == searched == rest, (str(play), got, searched)
+                quick += 1
+            else:
+                assert got == searched, (str(play), got, searched)
+            assert not t.steps and len(searched) == len(rest)
+            sliced = order.Order(_Game(position, roll, t), play, [])
+            while not sliced.step():
+                pass
+            assert sliced.hops == got
+        play = opp.choose(position, roll, "easy", lambda n: n // 3)
+        if play is None:
+            position = position.swap()
+        elif play.result.outcome():
+            position = Position.start()
+        else:
+            position = play.result.swap()
+    assert quick > 50
