@@ -49,7 +49,7 @@ class View:
         self.palette = 0
         self.brightness = 128
         self.game = 1  # game number
-        self.error = 0  # 1 when the save was found corrupt at boot (kept aside)
+        self.error = 0  # 1: the save was found corrupt at boot (kept aside); 2: no board player
         self.changed = 0
 
 
