@@ -392,3 +392,51 @@ def test_a_play_s_own_order_is_the_searched_one():
         else:
             position = play.result.swap()
     assert quick > 50
+
+
+def _thinking(ctl):
+    g = ctl.game
+    return g.phase == MOVE and ctl.bot.doing(ctl) == "think" and ctl.bot.plan is not None
+
+
+def test_presses_are_taken_while_the_board_thinks():
+    """Its checkers that can move glow while it thinks over several frames; MENU opens
+    the menu at once and pauses the thinking, which goes on to the very play it would have
+    made; UNDO is refused at once; a new game from the menu drops the plan."""
+    ctl, watch = make(["human", "board"], seed=19, pace=60)
+    g = ctl.game
+    v = ctl.view
+    now = run(ctl, watch, person, until=lambda c: _thinking(c) and c.bot.plan.choice.slices > 2)
+    want = shared(weights_path()).choose(g.position, g.dice, "strong")
+    run(ctl, watch, until=_thinking)  # the comparison started the choice again: its slices
+    mask = 0
+    for pt in g.turn_state.movable():
+        mask |= 1 << target_of(g.turn, pt)
+    assert v.movable == mask != 0 and v.selected == -1  # the glow of thinking
+    before = g.to_json()
+    ctl.press("UNDO", now)
+    assert watch.last["code"] == "wrong_phase" and v.flash_until and g.to_json() == before
+    watch.errors = []
+    ctl.press("MENU", now)
+    assert ctl.menu_item == 0 and watch.last["event"] == "menu"
+    plan = ctl.bot.plan
+    slices = plan.choice.slices
+    for _ in range(20):
+        now += FRAME
+        ctl.tick(now)
+    assert ctl.bot.plan is plan and plan.choice.slices == slices  # paused
+    while ctl.menu_item >= 0:
+        ctl.press("MENU", now)
+    run(ctl, watch, until=lambda c: c.bot.doing(c) == "move")
+    assert ctl.bot.plan is None and ctl.bot.key is not None
+    steps = [(s[0], s[1]) for s in want.steps]
+    assert sorted(ctl.bot.hops) == sorted(steps)  # the play it had chosen before the menu
+    run(ctl, watch, person, until=lambda c: len(g.codes) >= 5 and _thinking(c))
+    game = g.game_number
+    ctl.press("MENU", now)
+    ctl.press("ROLL", now)  # the menu's first item: a new game
+    assert g.game_number == game + 1 and ctl.menu_item == -1
+    assert not ctl.busy()  # the opening is the person's ROLL; the old plan is never made
+    run(ctl, watch, person)
+    watch.check()
+    fakes.done(ctl)
