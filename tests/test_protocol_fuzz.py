@@ -501,8 +501,9 @@ def test_fuzz_while_the_board_plays():
         proto.feed(setting.encode() + b"\n", now)
         assert judge.replies[-1]["ok"] and ctl.bot is not None
         for line in lines:
-            for _ in range(2):  # the board's next action or two (one each pace at most)
-                now += ctl.pace_ms
+            # two paces of frames: the board thinks in slices, one a frame, then acts
+            for _ in range(2 * ctl.pace_ms // 20 + 1):
+                now += 20
                 ctl.tick(now)
             judge.before = judge.snap()
             judge.replies = []
