@@ -29,41 +29,36 @@ MODULES = sorted(f[:-3] for f in os.listdir(TESTS) if f.startswith("test_") and 
 HEAP = {
     # PIO + DMA keep a second frame buffer; main() builds hardware twice; the link's writer
     # (a 2 KB ring per app) and its text checks: passes in 211K
-    "test_app": "232K",  # +16K: the cube and matches (model/, issue 13)
+    "test_app": "216K",
     # the board's own player: its code, weights and buffers take ~33 KB on this port since
     # it thinks in slices (~27 KB in one piece), and a choice keeps its play-code lists
     # between frames (each frame then allocates ~3.5 KB at most, not ~65 KB);
     # the test modules check its choices with a second copy of the opponent. Measured
     # 2026-12-01 with the cube and match code of that day: autoplay passes in 176K,
     # autoplay_app in 184K, autoplay_heap in 120K, autoplay_powercut in 160K
-    "test_autoplay": "208K",  # +32K: the cube and matches (model/, issue 13)
-    "test_autoplay_app": "224K",  # +32K: the cube and matches (model/, issue 13)
+    "test_autoplay": "176K",
+    "test_autoplay_app": "192K",
     "test_autoplay_heap": "128K",  # a whole game of the board against itself
     "test_autoplay_powercut": "160K",
     # a save of MAX_SAVE (16 KB) is read in one piece and parsed: passes in 112K; the rest
     # (the 2 MB and 20 MB files, judged by their size, never read) passes in 96K
-    "test_boot": "144K",  # +32K: the cube and matches (model/, issue 13)
-    "test_controller": "112K",  # +16K: the cube and matches (model/, issue 13)
-    "test_controller_dice": "96K",  # +16K: the cube and matches (model/, issue 13)
-    "test_controller_games": "128K",  # +32K: the cube and matches (model/, issue 13)
-    # 76K since the cube and matches (model/game.py's hooks, ~1 KB of code): 72K fails
-    "test_controller_heap": "76K",
-    # choosing a board side loads its player: passed in 88K before the cube and matches
-    "test_controller_menu": "128K",  # +32K: the cube and matches (model/, issue 13)
-    "test_controller_remote": "128K",  # +32K: the cube and matches (model/, issue 13)
-    "test_game": "88K",  # the save loader of version 2 (matches): passes in 88K
-    # a long match fragments this port's heap: its 7 KB save text needs one block (256K)
-    "test_game_match": "256K",
+    "test_boot": "112K",
+    "test_controller": "96K",
+    "test_controller_dice": "80K",
+    "test_controller_games": "96K",
+    "test_controller_heap": "72K",
+    "test_controller_menu": "96K",  # choosing a board side loads its player: passes in 88K
+    "test_controller_remote": "96K",
+    "test_game": "72K",
     "test_hint": "160K",
     "test_inputs": "64K",
     "test_output": "80K",
-    "test_powercut": "128K",  # +32K: the cube and matches (model/, issue 13)
-    "test_protocol": "176K",  # +32K: the cube and matches (model/, issue 13)
-    # a game of the board against itself: 152K failed before the cube and matches
-    "test_protocol_board": "176K",  # +16K: the cube and matches (model/, issue 13)
+    "test_powercut": "96K",
+    "test_protocol": "144K",
+    "test_protocol_board": "160K",  # a game of the board against itself: 152K fails
     "test_renderer": "96K",
     "test_selftest": "64K",
-    "test_storage": "112K",  # +16K: the cube and matches (model/, issue 13)
+    "test_storage": "96K",
 }
 DEFAULT_HEAP = "64K"  # a new module must fit the board's budget or say why not here
 _GAME_LOGIC = ("gammon.position", "gammon.turn", "gammon.dice", "display.view", "model.settings",
