@@ -47,7 +47,8 @@ HEAP = {
     "test_controller_dice": "80K",
     "test_controller_games": "96K",
     "test_controller_heap": "72K",
-    "test_controller_menu": "160K",  # the player loaded after a long menu walk: 128K fragments (no 2 KB block)
+    # the player loaded after a long menu walk: at 128K no 2 KB block is left (fragments)
+    "test_controller_menu": "160K",
     "test_controller_remote": "96K",
     "test_game": "72K",
     "test_hint": "160K",
