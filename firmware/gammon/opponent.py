@@ -9,7 +9,7 @@ from array import array
 from gc import collect
 
 from kernels.compat import const
-from kernels.movegen import _ZERO_CHUNK, _keys, _second, search
+from kernels.movegen import _ZERO_CHUNK, play_codes
 from kernels.net import _play, _won  # noqa: F401 (tests use _play from here)
 
 from .play import Play, check_dice
@@ -179,29 +179,7 @@ class Opponent:
 
     def play_codes(self, board, dice):
         """movegen.play_codes into this opponent's kept lists (the same codes, same order)."""
-        d1, d2 = dice
-        out = self.codes
-        if d1 == d2:
-            if search(board, (d1, d1, d1, d1), out) <= 0:
-                out.reset()
-            return out
-        hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
-        _keys[0] = 0
-        best1 = search(board, (hi, lo), out, 0)
-        second = _second  # movegen's, for the other order of the dice
-        best2 = search(board, (lo, hi), second, 1)
-        if best1 == 2:
-            if best2 == 2:
-                for i in range(len(second)):
-                    out.append(second[i])
-            return out
-        if best2 == 2 or (best1 < 1 and best2 == 1):
-            out.reset()
-            for i in range(len(second)):
-                out.append(second[i])
-        elif best1 < 1:
-            out.reset()  # no move at all
-        return out  # with one die only, the larger when it can be played
+        return play_codes(board, dice, self.codes)
 
     def _choose(self, c):
         """The choice as a generator: it yields whenever the slice's evaluations are spent.

@@ -241,10 +241,12 @@ def search(board, dice, out, order=0):
     return _search(board, w, out, _keys)
 
 
-def play_codes(board, dice):
-    """Codes of every distinct legal play; `board` (a 50-byte bytearray) is left unchanged."""
+def play_codes(board, dice, out=None):
+    """Codes of every distinct legal play; `board` (a 50-byte bytearray) is left unchanged.
+    `out`: a CodeList to fill (the board's player keeps its own), else a new one."""
     d1, d2 = dice
-    out = CodeList()
+    if out is None:
+        out = CodeList()
     if d1 == d2:
         if search(board, (d1, d1, d1, d1), out) <= 0:
             out.reset()
