@@ -188,7 +188,8 @@ class Controller:
     def new(self, now):
         self.entry = None
         self.shown = None
-        self.game.new_game()
+        s = self.settings  # the match's terms set (model/settings.py)
+        self.game.new_game((s.match_length, s.cube, s.jacoby))
         self.emit({"event": "new", "game": self.game.game_number})
 
     def configure(self, key, value, now_ms=0):

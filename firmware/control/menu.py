@@ -7,6 +7,8 @@ from model.settings import FLAG, LEVELS, PALETTES, PLAYER_MODES
 from control import buttons
 from control.errors import err
 
+# The match lengths the menu steps through (`config` takes any of 0-25; 0 is money play).
+MATCH_LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25)
 # (name in `menu` events, setting, the values the menu steps through: None for the board's
 # brightness levels). The first item is a new game; the seventh (level) shows all nine cells
 # on the first die (the renderer: past 6); host/ledgammon/wording.py names them in order.
@@ -18,6 +20,9 @@ ITEMS = (
     ("palette", "palette", range(PALETTES)),
     ("players", "players", PLAYER_MODES),
     ("level", "level", LEVELS),
+    ("match", "match_length", MATCH_LENGTHS),  # from the next new match (model/settings.py)
+    ("cube", "cube", FLAG),
+    ("jacoby", "jacoby", FLAG),
 )
 
 

@@ -65,6 +65,12 @@ class Match:
         self.game_number += 1
         self._clear()
 
+    def abandon(self):
+        """The game in progress counts for nothing (a new game instead): the cube is reset."""
+        if self.ended:
+            raise ValueError("the game is over")
+        self._clear()
+
     # --- the cube
     def may_double(self, player):
         """Whether `player` (on roll, before rolling: the game checks that) may double now."""
@@ -189,6 +195,42 @@ class Match:
             raise ValueError("no %s is offered" % OFFERS[kind])
         if player != 1 - self.offer_by:
             raise ValueError("the offer is for the other player to answer")
+
+    # --- state kept and put back (small additions for the game model's undo and save)
+    def snapshot(self):
+        """Every field that changes, as a tuple: restore() puts it back (an undone win)."""
+        return (
+            self.score[0], self.score[1], self.crawford, self.post_crawford, self.game_number,
+            self.cube, self.owner, self.offer, self.offer_by, self.offer_value, self.ended,
+            self.winner, self.decider, self.points,
+        )
+
+    def restore(self, s):
+        (s0, s1, self.crawford, self.post_crawford, self.game_number, self.cube, self.owner,
+         self.offer, self.offer_by, self.offer_value, self.ended, self.winner, self.decider,
+         self.points) = s
+        self.score = [s0, s1]
+
+    def resume(self, score, crawford, post_crawford, game_number, cube=1, owner=-1):
+        """A match read back at the start of game `game_number` with `score` (a save; a
+        save of version 1 also had room for a cube)."""
+        if self.ended or self.game_number != 1 or self.score != [0, 0]:
+            raise ValueError("only a new match resumes")
+        if (crawford or post_crawford) and not (self.length and self.length - 1 in score):
+            raise ValueError("no Crawford game without a player one point short")
+        if (crawford and post_crawford) or (self.length and max(score) >= self.length):
+            raise ValueError("not a match in progress")
+        c = 1
+        while c < cube:
+            c *= 2
+        if c != cube or cube > CUBE_MAX or owner not in (-1, 0, 1) or (cube > 1) != (owner >= 0):
+            raise ValueError("not a cube: %r owned by %r" % (cube, owner))
+        self.score = [score[0], score[1]]
+        self.crawford = bool(crawford)
+        self.post_crawford = bool(post_crawford)
+        self.game_number = game_number
+        self.cube = cube
+        self.owner = owner
 
     # --- gnubg's view
     def deciding(self, on_roll):

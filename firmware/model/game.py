@@ -1,5 +1,6 @@
-# One game of backgammon: its state, its record and its save text (no hardware, no UI); the
-# save is read back by model/savefile.py, which imports this module (not the other way).
+# One game of backgammon within its match (the cube, resignations, the score): its state, its
+# record, the finished games of the match, and the save text (no hardware, no UI); the save
+# is read back by model/savefile.py, which imports this module (not the other way).
 from array import array
 
 from gammon.play import check_dice, legal_plays
@@ -13,7 +14,8 @@ MOVE = const(2)  # `turn` is entering a play
 DONE = const(3)  # the play is complete; UNDO still works until the next roll
 OVER = const(4)  # `winner` won `result` (1 single, 2 gammon, 3 backgammon)
 PHASES = ("opening", "roll", "move", "done", "over")
-VERSION = const(1)
+VERSION = const(2)
+PLAIN = (0, False, True)  # the default terms: cubeless money play, as before the cube
 
 
 def _name(n):
@@ -26,20 +28,51 @@ def hop_text(hop):
 
 
 class Game:
-    """The position, dice, turn, the steps of the turn being played and the record.
+    """The position, dice, turn, the steps of the turn being played and the record, in a
+    match: `match`, a gammon.match.Match (cube, offers, score), kept with this game's cube
+    actions and the match's finished games by a model.matchplay.MatchPlay (`mp`).
 
     `position` is the position at the start of the current turn seen by `turn`;
     `current()` includes the steps entered so far. `history` holds one
     [player, d1, d2, play_code] per finished turn (code 0: no legal move).
+
+    Cubeless money play (the default terms) is played as before the cube existed: its
+    games stand alone (no finished games kept), the score is `plain`, and the MatchPlay
+    is made only when something asks for it (gammon.match costs ~8 KB of heap).
     """
 
-    def __init__(self, game_number=1):
-        self.game_number = game_number
-        self.cube = 1  # room for the cube and for matches
-        self.cube_owner = -1
-        self.match_length = 0
-        self.score = [0, 0]
+    def __init__(self, game_number=1, terms=None, base=None):
+        """`base`: (score0, score1, Crawford, post-Crawford, game in match) of a match read
+        back from a save; `terms` (length, cube on, Jacoby) default to PLAIN."""
+        self.game_number = game_number  # the board's count of games (never restarts)
+        self.terms = tuple(terms) if terms else PLAIN
+        self.mp = None  # the MatchPlay, once made (model/matchplay.py)
+        self.plain = [base[0], base[1]] if base else [0, 0]  # the score with no MatchPlay
         self.reset()
+        if self.terms != PLAIN:
+            self._play(base)
+
+    def _play(self, base=None):
+        """The MatchPlay, made (from the plain score, or `base`) when first asked for."""
+        if not self.mp:
+            from model.matchplay import make
+
+            self.mp = make(self, base)
+        return self.mp
+
+    def __getattr__(self, name):
+        """The match's views and actions, loaded when first asked for (model/matchplay.py's
+        GAME): match, cube, cube_owner, match_length, score, games, points, ended,
+        history ([[player, d1, d2, play_code], ...], one per finished turn),
+        match_id(), double(), take(), drop(), resign(value), accept(), reject(),
+        new_match(terms). Each action acts for the right player or raises ValueError and
+        changes nothing."""
+        from model.matchplay import GAME
+
+        f = GAME.get(name)
+        if f is None:
+            raise AttributeError(name)
+        return f(self)
 
     def reset(self):
         self.phase = OPENING
@@ -54,31 +87,53 @@ class Game:
         self.opening = None
         self.winner = None
         self.result = None
+        if self.mp:
+            self.mp.start()
 
-    def new_game(self):
+    def new_game(self, terms=None):
+        """The next game of the match; a new match when it is over, or with other `terms`
+        (length, cube on, Jacoby, from the settings) when no match to points is under way
+        (money play, or nothing played yet). A match in progress keeps its terms."""
         self.game_number += 1
+        if self.mp or (terms and tuple(terms) != self.terms):
+            from model.matchplay import following
+
+            self.renew(following(self, terms))
+        else:
+            self.reset()
+
+    def renew(self, terms_plain):
+        """A new match or money session: (terms, plain score); None: the match goes on."""
+        if terms_plain:
+            self.terms, self.plain = terms_plain
+            self.mp = None
         self.reset()
+        if self.terms != PLAIN:
+            self._play()
+
+    def _free(self, won=None):
+        """ValueError while a double or a resignation waits for its answer; with `won`
+        (MatchPlay's (winner, result) of a drop or an accepted resignation) the game ends."""
+        if won:
+            self.winner, self.result = won
+            self.phase = OVER
+        elif self.mp and self.mp.match.offer:
+            raise ValueError("an offer waits for its answer")
 
     def setup(self, position, turn=0):
         """Starts from `position` (seen by `turn`) with `turn` to roll: no opening roll."""
-        if position.outcome():
+        if position.outcome() or self.phase == OVER:
             raise ValueError("that game is already over")
+        self._free()
         self.reset()
         self.start = (position, turn)
         self.position = position
         self.turn = turn
         self.phase = ROLL
 
-    @property
-    def history(self):
-        """[[player, d1, d2, play_code], ...]: one per finished turn (code 0: no move)."""
-        out = []
-        for i in range(len(self.codes)):
-            r = self.rolls[i]
-            out.append([(self.first + i) & 1, r >> 3, r & 7, self.codes[i]])
-        return out
-
     def _record(self, code):
+        if self.mp:  # a move: a rejected resignation may be offered again (gammon.match)
+            self.mp.match.went_on()
         if not self.codes:
             self.first = self.turn
         self.codes.append(code)
@@ -105,6 +160,7 @@ class Game:
     def roll(self, dice):
         """`turn` throws `dice`; False when there is no legal move (the turn has passed)."""
         dice = check_dice(dice)
+        self._free()
         if self.phase == DONE:
             self.pass_turn()
         if self.phase != ROLL:
@@ -112,6 +168,8 @@ class Game:
         return self._begin(dice)
 
     def _begin(self, dice):
+        if self.mp:  # a throw: the same
+            self.mp.match.went_on()
         t = Turn(self.position, dice)
         self.dice = dice
         if t.length == 0:
@@ -126,6 +184,7 @@ class Game:
         """Records the complete play and gives the dice to the other player."""
         if self.phase != DONE:
             raise ValueError("the play is not complete")
+        self._free()
         t = self.turn_state
         self._record(t.code())
         self._pass(t.result)
@@ -144,6 +203,7 @@ class Game:
         """
         if self.phase != MOVE:
             raise ValueError("no move to make now")
+        self._free()
         t = self.turn_state
         made = t.step(frm, to)
         if t.complete:
@@ -152,7 +212,10 @@ class Game:
                 self._record(t.code())
                 self.winner = self.turn if outcome > 0 else 1 - self.turn
                 self.result = outcome if outcome > 0 else -outcome
-                self.score[self.winner] += self.result * self.cube
+                if self.mp:
+                    self.mp.finish(self.winner, self.result)
+                else:
+                    self.plain[self.winner] += self.result
                 self.phase = OVER
             else:
                 self.phase = DONE
@@ -160,7 +223,8 @@ class Game:
 
     def play_forced(self):
         """Plays the only legal play, if the turn has one and nothing is entered yet."""
-        if self.phase != MOVE or not self.turn_state.forced or self.turn_state.steps:
+        t = self.turn_state
+        if self.phase != MOVE or not t.forced or t.steps or (self.mp and self.mp.match.offer):
             return []
         made = []
         for frm, to, _ in legal_plays(self.position, self.dice)[0].steps:
@@ -170,12 +234,18 @@ class Game:
     def undo(self):
         """Takes back the last step of this turn (also a finished or winning play)."""
         t = self.turn_state
-        if self.phase not in (MOVE, DONE, OVER) or not t or not t.steps:
+        mp = self.mp
+        if self.phase not in (MOVE, DONE, OVER) or not t or not t.steps or (
+                mp and mp.match.offer):
             return None
         if self.phase == OVER:
+            if mp:
+                if not mp.unfinish():  # a drop or a resignation is final
+                    return None
+            else:
+                self.plain[self.winner] -= self.result
             self.codes = self.codes[:-1]
             self.rolls = self.rolls[:-1]
-            self.score[self.winner] -= self.result * self.cube
             self.winner = self.result = None
         self.phase = MOVE
         return t.undo()
@@ -196,24 +266,25 @@ class Game:
         for s in self.steps():
             yield "%s[%d,%d]" % (sep, s[0], s[1])
             sep = ","
-        yield '],"w":%d,"r":%d,"cb":[%d,%d],"ml":%d,"sc":[%d,%d],"id":"%s"' % (
+        yield '],"w":%d,"r":%d,"id":"%s"' % (
             -1 if self.winner is None else self.winner,
             self.result or 0,
-            self.cube,
-            self.cube_owner,
-            self.match_length,
-            self.score[0],
-            self.score[1],
             self.position.position_id(),
         )
         if self.start:
             yield ',"st":["%s",%d]' % (self.start[0].position_id(), self.start[1])
-        # The record: 9 characters a turn, d1 d2 and the play code in 7 hex digits.
+        # The record: 9 characters a turn, d1 d2 and the play code in 7 hex digits; the
+        # cube actions and resignations 5 each: slot in 3 hex digits, action, player.
         yield ',"f":%d,"h":"' % self.first
         for i in range(len(self.codes)):
             r = self.rolls[i]
             yield "%d%d%07x" % (r >> 3, r & 7, self.codes[i])
-        yield '"}'
+        t = self.terms
+        p = self.plain if not self.mp else self.mp.match.score
+        yield '","m":[%d,%d,%d],"sc":[%d,%d]' % (t[0], t[1], t[2], p[0], p[1])
+        if self.mp and (self.mp.acts or t != PLAIN):  # the cube, offer, actions, past
+            yield from self.mp.chunks()
+        yield "}"
 
     def to_json(self):
         return "".join(self.chunks())

@@ -1,6 +1,6 @@
-# The board's settings (brightness, autoplay, dice, colours, players, level): plain data, the
-# values each one takes (check: the menu, `config` and the saved file all go through `set`),
-# and their save text. Saved apart from the game.
+# The board's settings (brightness, autoplay, dice, colours, players, level, the match's
+# terms): plain data, the values each one takes (check: the menu, `config` and the saved
+# file all go through `set`), and their save text. Saved apart from the game.
 import json
 
 DEFAULT_LEVELS = (32, 64, 128, 192, 255)  # the board module's BRIGHTNESS_LEVELS
@@ -9,9 +9,11 @@ DEFAULT_LEVELS = (32, 64, 128, 192, 255)  # the board module's BRIGHTNESS_LEVELS
 PLAYER_MODES = (("human", "human"), ("human", "board"), ("board", "human"), ("board", "board"))
 LEVELS = ("easy", "strong")  # the board player's levels (gammon.opponent.LEVELS)
 PALETTES = 3  # the renderer's colour sets (display.view.PALETTE_COUNT: test_controller_menu)
-KEYS = ("brightness", "autoplay", "physical_dice", "palette", "players", "level")
-FLAG = (False, True)  # the values of autoplay and physical_dice
-SETTINGS_VERSION = 1  # a file without "level" (written before it existed) keeps its default
+KEYS = ("brightness", "autoplay", "physical_dice", "palette", "players", "level",
+        "match_length", "cube", "jacoby")
+FLAG = (False, True)  # the values of autoplay, physical_dice, cube and jacoby
+# a file without a key (written before it existed) keeps that key's default
+SETTINGS_VERSION = 1
 
 
 def check(key, value):
@@ -20,12 +22,13 @@ def check(key, value):
     Types count: 1.0 is no flag, a dict is no pair of sides, "1" is no number.
     """
     t = type(value)
-    if key == "brightness" or key == "palette":
-        lo, hi = (1, 255) if key == "brightness" else (0, PALETTES - 1)  # 0: a dark board
+    if key == "brightness" or key == "palette" or key == "match_length":
+        # brightness 0 is a dark board; match_length 0 is money play (gammon.match: 1-25)
+        lo, hi = (1, 255) if key == "brightness" else (0, 25 if key[0] == "m" else PALETTES - 1)
         if t is int and lo <= value <= hi:  # not True, not 1.0
             return value
         takes = "a whole number %d-%d" % (lo, hi)
-    elif key == "autoplay" or key == "physical_dice":
+    elif key == "autoplay" or key == "physical_dice" or key == "cube" or key == "jacoby":
         if t is bool or (t is int and 0 <= value <= 1):
             return FLAG[value]
         takes = "true or false"
@@ -47,7 +50,14 @@ def check(key, value):
 class Settings:
     """brightness (LED level 1-255), autoplay (forced plays), physical_dice (enter the numbers
     of real dice), palette (0-2), players (["human", "human"]), level (the board player's:
-    "easy" or "strong"). `levels` are the brightness steps of the board's menu."""
+    "easy" or "strong"), match_length (0 money play, 1-25 points), cube (cube play on or off)
+    and jacoby (the Jacoby rule in money play). `levels` are the brightness steps of the
+    board's menu. The match's three apply from the next new game that starts a match or
+    money session (Game.new_game): a match to points in progress keeps its terms.
+
+    Defaults: money play with the cube off, as the board played before the cube existed;
+    the Jacoby rule on, for when the cube is turned on (the usual money-play rule).
+    """
 
     def __init__(self, levels=DEFAULT_LEVELS):
         self.levels = tuple(levels)
@@ -57,6 +67,9 @@ class Settings:
         self.palette = 0
         self.players = list(PLAYER_MODES[0])
         self.level = LEVELS[1]
+        self.match_length = 0
+        self.cube = False
+        self.jacoby = True  # (match_length, cube, jacoby): the terms of model/game.py
 
     def set(self, key, value):
         """Changes one setting; ValueError (nothing changed) when the key or value is bad."""

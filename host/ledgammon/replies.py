@@ -139,6 +139,7 @@ BOARD = fields(
         "off": list_of(CHECKERS, 2),
     }
 )
+OFFER = fields({"kind": one_of("double", "resign"), "by": PLAYER, "value": ranged(1, 64)})
 STATE = fields(
     {
         "phase": one_of("opening", "roll", "move", "done", "over"),
@@ -167,6 +168,12 @@ STATE = fields(
         "bot": maybe(STR),
         "crawford": BOOL,
         "jacoby": BOOL,
+        "may_double": BOOL,
+        "offer": maybe(OFFER),
+        "match_over": BOOL,
+        "match_winner": maybe(PLAYER),
+        "match_id": STR,
+        "cube_on": BOOL,
     },
 )
 TURN = fields({"player": PLAYER, "dice": DICE, "play": STR})
@@ -195,7 +202,7 @@ REPLIES: dict[str, Check] = {
             "winner": maybe(PLAYER),
             "result": maybe(ranged(1, 3)),
         },
-        {"game": COUNT, "start": maybe(OBJECT), "cube": CUBE},
+        {"game": COUNT, "start": maybe(OBJECT), "cube": CUBE, "games": list_of(OBJECT)},
     ),
     "hint": fields({"play": STR, "steps": TEXTS}),
     "config": fields({"settings": SETTINGS}),

@@ -15,7 +15,8 @@ from .boardinfo import RGB, colour_name
 
 RESULTS = {1: "single game", 2: "gammon", 3: "backgammon"}
 # firmware/control/menu.py's ITEMS, in words
-MENU_ITEMS = ("new game", "brightness", "autoplay", "physical dice", "colours", "players", "level")
+MENU_ITEMS = ("new game", "brightness", "autoplay", "physical dice", "colours", "players", "level",
+              "match length", "cube", "jacoby rule")
 HELP = {"full": "r:roll u:undo h:hint m:menu b:bar o:off ←→/Enter:cursor 7 Enter:p7 n:new q:quit",
         "minimal": "r:roll u:undo h:hint m:menu ←→:cursor Enter:select 7 Enter:point 7 n:new "
                    "q:quit"}

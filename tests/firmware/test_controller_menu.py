@@ -15,10 +15,11 @@ def test_menu_walks_items_and_closes():
     assert v.phase == MENU and v.menu_item == 0 and v.game_phase == OPENING
     assert rec.of("menu")[-1]["item"] == "new"
     items = []
-    for _ in range(6):
+    for _ in range(9):
         ctl.press("MENU", 20)
         items.append(rec.of("menu")[-1]["item"])
-    assert items == ["brightness", "autoplay", "dice", "palette", "players", "level"]
+    assert items == ["brightness", "autoplay", "dice", "palette", "players", "level", "match",
+                     "cube", "jacoby"]
     ctl.press("MENU", 30)  # after the last item: closed
     assert v.phase == OPENING and ctl.menu_item == -1
     fakes.done(ctl)
@@ -101,7 +102,7 @@ def test_menu_closes_over_a_turn_in_play():
     ctl.roll(5, (6, 1))
     ctl.press("p13", 6)
     assert ctl.view.selected == 12
-    for _ in range(8):  # every item, then closed
+    for _ in range(11):  # every item, then closed
         ctl.press("MENU", 10)
     assert ctl.view.phase == MOVE and ctl.view.selected == -1 and ctl.view.movable
     fakes.done(ctl)
@@ -123,6 +124,11 @@ def test_configure():
         ("level", 1),
         ("level", ["easy"]),
         ("volume", 1),
+        ("match_length", 26),
+        ("match_length", -1),
+        ("match_length", True),
+        ("cube", 2),
+        ("jacoby", "on"),
     ):
         ok, err = ctl.configure(key, value)
         assert not ok and err["code"] == "bad_args", (key, value)
@@ -133,6 +139,9 @@ def test_configure():
         "palette": 2,
         "players": ["human", "human"],
         "level": "strong",
+        "match_length": 0,
+        "cube": False,
+        "jacoby": True,
     }
     fakes.done(ctl)
 
@@ -190,7 +199,7 @@ def test_menu_and_config_take_the_same_values():
     the renderer's."""
     assert PALETTES == PALETTE_COUNT
     ctl, rec = fakes.make(keep=64)
-    for item in range(1, 7):
+    for item in range(1, 10):
         for _ in range(item + 1):
             ctl.press("MENU", 10)
         for _ in range(6):

@@ -167,7 +167,7 @@ def test_savefile_rejects_bad_saves():
         (None, "garbage"),
         (None, text[: len(text) // 2]),  # truncated
         (None, "[1, 2]"),
-        ('"v":1', '"v":2'),
+        ('"v":2', '"v":3'),
         (record, "31%07x" % (g.codes[0] ^ 1)),  # another, illegal play
         (record, "32" + record[2:]),  # other dice than the opening's
         (record, record + "0"),  # not 9 characters a turn
@@ -181,12 +181,45 @@ def test_savefile_rejects_bad_saves():
         ('"s":[]', '"s":[[24,17]]'),
         ('"n":1', '"n":"1"'),
         ('"sc":[0,0]', '"sc":[0]'),
-        (',"cb"', ',"x"'),
+        ('"m":[0,0,1]', '"m":[26,0,1]'),
+        ('"m":[0,0,1]', '"m":[5,1,1]'),  # a match with no base
+        ('"sc":[0,0]', '"sc":[0,0],"a":"00210"'),  # a take with no double
+        ('"sc":[0,0]', '"sc":[0,0],"a":"0041"'),
     ]
     for old, new in edits:
         t = new if old is None else _tampered(text, old, new)
         assert raises(_load, t), t
     assert _load(text).to_json() == text
+
+
+# Saves of version 1 (written before the cube was played), as the firmware of then wrote them.
+V1_MOVE = (
+    '{"v":1,"n":3,"ph":3,"t":1,"o":[3,1],"d":[6,4],"s":[[24,18],[18,14]],"w":-1,"r":0,'
+    '"cb":[1,-1],"ml":0,"sc":[0,0],"id":"sGfwATDgc/ABMA","f":0,"h":"3102000c8"}'
+)
+V1_OVER = (
+    '{"v":1,"n":2,"ph":4,"t":0,"o":null,"d":[3,1],"s":[[1,0]],"w":0,"r":2,"cb":[1,-1],'
+    '"ml":0,"sc":[5,3],"id":"4P8PAAABAAAAAA","st":["4P8PAAABAAAAAA",0],"f":0,"h":"310100001"}'
+)
+
+
+def test_version_1_saves_load_as_money_play():
+    g = _load(V1_MOVE)
+    assert g.game_number == 3 and g.phase == DONE and g.turn == 1 and g.dice == (6, 4)
+    assert len(g.steps()) == 2 and g.score == [0, 0] and g.cube == 1 and g.match_length == 0
+    assert not g.match.cube_on  # the cubeless game it was
+    assert roundtrip(g).to_json() == g.to_json()
+    over = _load(V1_OVER)  # the saved score includes the game's gammon
+    assert over.phase == OVER and over.winner == 0 and over.result == 2
+    assert over.score == [5, 3] and over.points == 2 and over.ended == "played"
+    over.new_game()
+    assert over.score == [5, 3] and over.phase == OPENING
+    assert over.games == [] and over.mp is None  # cubeless money games stand alone
+    roundtrip(over)
+    for bad in (V1_OVER.replace('"sc":[5,3]', '"sc":[1,3]'),  # less than the gammon won
+                V1_MOVE.replace('"ml":0', '"ml":26'),
+                V1_MOVE.replace('"cb":[1,-1]', '"cb":[3,0]')):
+        assert raises(_load, bad), bad
 
 
 def test_setup_game_saves_its_start():

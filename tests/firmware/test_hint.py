@@ -131,14 +131,14 @@ def test_no_hint_outside_a_persons_play():
     ctl.roll(15, (4, 2))  # player 1's turn
     ctl.press("MENU", 16)
     refused()  # the menu is open
-    for _ in range(7):
+    for _ in range(10):
         ctl.press("MENU", 17)
     assert ctl.menu_item == -1 and ctl.show_hint(18)[0]
     ctl.undo(19)  # no step to take back; the hint stays until a press
     assert ctl.hint is not None
     ctl.press("MENU", 20)  # any press ends it
     assert ctl.hint is None
-    for _ in range(7):
+    for _ in range(10):
         ctl.press("MENU", 21)
     assert ctl.configure("players", ["board", "human"])[0]
     assert ctl.show_hint(22)[0]  # player 1 is still a person

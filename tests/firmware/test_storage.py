@@ -76,7 +76,7 @@ def _tampered(text):
         b"",
         b"\xff\xfe\x00{",
         b"null",
-        text.replace('"v":1', '"v":9').encode(),
+        text.replace('"v":2', '"v":9').encode(),
         text.replace(record, "64%07x" % (code + 1)).encode(),  # an illegal play
         text.replace(record, "66" + record[2:]).encode(),  # not the dice played
         text.replace('"s":[[', '"s":[[3,1],[').encode(),  # an illegal step this turn
