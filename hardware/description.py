@@ -47,7 +47,11 @@ def logical_positions(desc, name, n):
         side = math.isqrt(n)
         cx, cy, mid = g["center"][0], g["center"][1], (side - 1) / 2
         return [(cx + (i % side - mid) * p, cy + (i // side - mid) * p) for i in range(n)]
-    (x, y), dy = g["base"], -1 if g["dir"] == "up" else 1
+    (x, y), way = g["base"], g["dir"]
+    if way in ("left", "right"):  # the cube's rows run across the board
+        dx = -1 if way == "left" else 1
+        return [(x + dx * (p / 2 + i * p), y) for i in range(n)]
+    dy = -1 if way == "up" else 1
     return [(x, y + dy * (p / 2 + i * p)) for i in range(n)]
 
 

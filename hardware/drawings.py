@@ -78,7 +78,10 @@ def led_layout(desc):
             )
         sg, last = g["segments"][name], first + count - 1
         rng = "%d" % first if count == 1 else "%d-%d" % (first, last)
-        if "base" in sg:
+        if sg.get("dir") in ("left", "right"):  # the cube's rows: labelled at their left
+            x, y = sg["base"]
+            out.append(text(x - 4, y + 3, "%s %s" % (name, rng), 8, "end"))
+        elif "base" in sg:
             x, y = sg["base"]
             inner, outer = (y + 13, bh + 11) if y > bh / 2 else (y - 6, -5)
             out += [
@@ -99,6 +102,7 @@ def led_layout(desc):
         "Player 0 (bottom) bears off into off0; player 1 (home p19-p24) into off1.",
         "Points, bars, trays: step 1 = the index grows from the board edge, -1 = toward it.",
         "Dice: 3x3 pips, row-major from the top left; the rows are joined by jumpers.",
+        "Cube: cube0 (player 0's side) and cube1, 6 LEDs each; its value 2^k lights k of them.",
     ]
     y0 = 70 + bus[1] + 50
     out += [text(20, y0 + 16 * i, s, 11) for i, s in enumerate(notes)]

@@ -23,7 +23,7 @@ from typing import Any
 from gammon.play import legal_plays
 from gammon.position import Position
 
-LEDS = 440  # the pico board's chain
+LEDS = 452  # the pico board's chain
 START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]
 SETTINGS = {
     "brightness": 64,

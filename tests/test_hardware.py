@@ -23,9 +23,10 @@ with open(os.path.join(HARDWARE, "board.json")) as _f:
 TARGETS = sorted(DESC["targets"])
 ELE, BTN, LEDS = DESC["electrical"], DESC["buttons"], DESC["leds"]
 POINTS = ["p%d" % k for k in range(1, 25)]
-FULL_KEYS = set(POINTS) | {"BAR", "OFF", "ROLL", "UNDO", "MENU"}
+FULL_KEYS = set(POINTS) | {"BAR", "OFF", "ROLL", "UNDO", "MENU", "DOUBLE"}
 MINIMAL_KEYS = {"LEFT", "RIGHT", "SELECT", "ROLL", "UNDO"}
-SEGMENT_NAMES = set(POINTS) | {"bar0", "bar1", "off0", "off1", "die0", "die1", "turn0", "turn1"}
+SEGMENT_NAMES = set(POINTS) | {"bar0", "bar1", "off0", "off1", "die0", "die1", "turn0", "turn1",
+                                "cube0", "cube1"}
 
 
 def tool(name):
@@ -147,6 +148,7 @@ def test_chain_is_the_segments_end_to_end():
     assert covered == list(range(b["LED_COUNT"]))
     assert b["SEGMENTS"]["die0"][1] == b["SEGMENTS"]["die1"][1] == 9
     assert b["SEGMENTS"]["turn0"][1] == b["SEGMENTS"]["turn1"][1] == 1
+    assert b["SEGMENTS"]["cube0"][1] == b["SEGMENTS"]["cube1"][1] == 6  # cube values 2-64
     assert set(LEDS["injection"]) <= SEGMENT_NAMES and LEDS["injection"][0] == LEDS["chain"][0][0]
 
 
@@ -337,3 +339,24 @@ def test_the_manifest_freezes_the_whole_firmware_and_its_kernels():
     assert frozen == sorted(shipped)
     assert "native/kernels/frame.py" in frozen and "firmware/hw/pio_strip.py" in frozen
     assert "firmware/hw/boards/pico2.py" in frozen and "firmware/main.py" not in frozen
+
+
+def test_the_cube_rows_sit_in_the_middle_gap_one_per_player_side():
+    """The cube reads from both sides: its two rows lie between the tips of the points (no
+    LED shares a place), cube0 nearer player 0 (y grows toward player 0), cube1 nearer 1."""
+    sys.path.insert(0, HARDWARE)
+    import description
+
+    pos = description.positions(DESC)
+    assert len(set((round(x), round(y)) for x, y in pos)) == len(pos)
+    segs = description.segments(DESC)
+    y = {}
+    for name in ("cube0", "cube1"):
+        first, count, _ = segs[name]
+        ys = {pos[i][1] for i in range(first, first + count)}
+        assert len(ys) == 1, name  # a row across the board
+        y[name] = ys.pop()
+    tips = [pos[segs[p][0] + (segs[p][1] - 1 if segs[p][2] == 1 else 0)][1] for p in POINTS]
+    lower = min(t for t in tips if t > 310)  # player 0's points' tips
+    upper = max(t for t in tips if t < 310)
+    assert upper < y["cube1"] < y["cube0"] < lower

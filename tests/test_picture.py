@@ -25,7 +25,7 @@ def centre(name, i):
 
 
 def test_the_board_module_and_geometry_are_read_from_the_packages_files():
-    assert BOARD.name == "pico" and BOARD.led_count == 440 and BOARD.order == "GRB"
+    assert BOARD.name == "pico" and BOARD.led_count == 452 and BOARD.order == "GRB"
     assert sum(s.count for s in BOARD.segments.values()) == BOARD.led_count
     assert BOARD.segments["p2"].index(0) == 29  # step -1: the base is the segment's end
     assert BOARD.segments["p1"].index(0) == 0

@@ -101,7 +101,7 @@ def test_the_installed_tool_uses_its_own_files(venv: Path, elsewhere: Path) -> N
     site = str(venv / "lib")
     assert installed and root.startswith(site) and root.endswith("_board")
     assert gammon.startswith(site) and kernels.startswith(site)
-    assert leds == 440 and named == ["bar0"]  # the module and the geometry of board.json
+    assert leds == 452 and named == ["bar0"]  # the module and the geometry of board.json
 
 
 @pytest.fixture()

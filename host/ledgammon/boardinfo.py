@@ -86,9 +86,12 @@ class Board:
                 out[name] = [
                     (cx + (i % side - mid) * p, cy + (i // side - mid) * p) for i in range(n)
                 ]
-            else:
-                (x, y), dy = g["base"], -1 if g["dir"] == "up" else 1
-                out[name] = [(float(x), y + dy * (p / 2 + i * p)) for i in range(n)]
+            else:  # a line from its base: up, down, or across (the cube's rows)
+                (x, y), way = g["base"], g["dir"]
+                dx = {"left": -1, "right": 1}.get(way, 0)
+                dy = 0 if dx else (-1 if way == "up" else 1)
+                at = [p / 2 + i * p for i in range(n)]
+                out[name] = [(x + dx * a, y + dy * a) for a in at]
         return out
 
 

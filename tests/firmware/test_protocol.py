@@ -19,7 +19,7 @@ def _make(seed=3, selftest=None):
     ctl, rec = fakes.make(seed=seed)
     wire = Wire()
     stops = []
-    strip = Strip(440)
+    strip = Strip(452)
     proto = Protocol(
         ctl, INFO, wire, 0, strip=strip, selftest=selftest, stop=lambda: stops.append(1)
     )
@@ -224,7 +224,7 @@ def test_leds_frame_base64():
     for i in range(len(proto.strip.buf)):
         proto.strip.buf[i] = i * 7 & 255
     r = _one(proto, wire, b'{"cmd":"leds","id":1}\n')
-    assert r["count"] == 440 and r["order"] == "GRB"
+    assert r["count"] == 452 and r["order"] == "GRB"
     assert a2b_base64(r["frame"]) == bytes(proto.strip.buf)
     _done(ctl)
 

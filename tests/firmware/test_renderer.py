@@ -4,9 +4,9 @@ import sys
 
 from hw.output import FakeStrip
 
-# The 440-LED strip comes first, as on the board (hardware_setup makes the NeoPixel before
+# The 452-LED strip comes first, as on the board (hardware_setup makes the NeoPixel before
 # the rest): on the unix port's small test heap the modules loaded later leave no 1.3 KB hole.
-STRIP = FakeStrip(440)
+STRIP = FakeStrip(452)
 
 from display import glyphs  # noqa: E402
 from display.palette import (  # noqa: E402

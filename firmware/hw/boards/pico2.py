@@ -7,7 +7,7 @@ MPY_ARCH = "armv7emsp"  # mpy-cross -march of its native code
 LED_PIN = 16
 LED_ORDER = "GRB"
 LEDS_PER_POINT = 15
-LED_COUNT = 440
+LED_COUNT = 452
 # name -> (first index in the chain, count, step); step 1: the LED index grows from
 # the segment's base (the board edge for points, bars and trays) toward its tip;
 # -1: the other way. Dice are 3x3 pip grids, row-major as seen from player 0.
@@ -25,31 +25,34 @@ SEGMENTS = {
     "p10": (150, 15, 1),
     "p11": (165, 15, -1),
     "p12": (180, 15, 1),
-    "p13": (195, 15, -1),
-    "p14": (210, 15, 1),
-    "p15": (225, 15, -1),
-    "p16": (240, 15, 1),
-    "p17": (255, 15, -1),
-    "p18": (270, 15, 1),
-    "bar1": (285, 15, -1),
-    "p19": (300, 15, 1),
-    "p20": (315, 15, -1),
-    "p21": (330, 15, 1),
-    "p22": (345, 15, -1),
-    "p23": (360, 15, 1),
-    "p24": (375, 15, -1),
-    "off1": (390, 15, 1),
-    "turn1": (405, 1, 1),
-    "turn0": (406, 1, 1),
-    "die0": (407, 9, 1),
-    "die1": (416, 9, 1),
-    "off0": (425, 15, -1),
+    "cube0": (195, 6, 1),
+    "cube1": (201, 6, -1),
+    "p13": (207, 15, -1),
+    "p14": (222, 15, 1),
+    "p15": (237, 15, -1),
+    "p16": (252, 15, 1),
+    "p17": (267, 15, -1),
+    "p18": (282, 15, 1),
+    "bar1": (297, 15, -1),
+    "p19": (312, 15, 1),
+    "p20": (327, 15, -1),
+    "p21": (342, 15, 1),
+    "p22": (357, 15, -1),
+    "p23": (372, 15, 1),
+    "p24": (387, 15, -1),
+    "off1": (402, 15, 1),
+    "turn1": (417, 1, 1),
+    "turn0": (418, 1, 1),
+    "die0": (419, 9, 1),
+    "die1": (428, 9, 1),
+    "off0": (437, 15, -1),
 }
 CHAIN = (  # segment names in chain order (dicts do not keep order on the board)
     "p1", "p2", "p3", "p4", "p5", "p6", "bar0", "p7",
-    "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15",
-    "p16", "p17", "p18", "bar1", "p19", "p20", "p21", "p22",
-    "p23", "p24", "off1", "turn1", "turn0", "die0", "die1", "off0",
+    "p8", "p9", "p10", "p11", "p12", "cube0", "cube1", "p13",
+    "p14", "p15", "p16", "p17", "p18", "bar1", "p19", "p20",
+    "p21", "p22", "p23", "p24", "off1", "turn1", "turn0", "die0",
+    "die1", "off0",
 )
 BUTTON_LAYOUT = "full"  # default layout for this target
 MATRIX_ROWS = (2, 3, 4, 5, 6)  # driven low one at a time (outputs)
@@ -60,7 +63,7 @@ KEYMAP = (  # KEYMAP[row][col] -> button name or None
     ("p7", "p8", "p9", "p10", "p11", "p12"),
     ("p13", "p14", "p15", "p16", "p17", "p18"),
     ("p19", "p20", "p21", "p22", "p23", "p24"),
-    ("BAR", "OFF", "ROLL", "UNDO", "MENU", None),
+    ("BAR", "OFF", "ROLL", "UNDO", "MENU", "DOUBLE"),
 )
 # Minimal layout: a button on each GPIO, to GND, internal pull-up, active low.
 MINIMAL_PINS = {"LEFT": 13, "RIGHT": 14, "SELECT": 15, "ROLL": 17, "UNDO": 18}
@@ -79,6 +82,7 @@ SELFTEST_ECHO = {
     "UNDO": ("turn0",),
     "MENU": ("turn1",),
     "SELECT": ("turn1",),
+    "DOUBLE": ("cube0", "cube1"),
     "LEFT": ("p12", "p13"),
     "RIGHT": ("p1", "p24"),
 }
