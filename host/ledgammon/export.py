@@ -1,125 +1,25 @@
-"""Game records for GNU Backgammon: the Jellyfish .mat format, Position ID and Match ID.
+"""Game records for GNU Backgammon: the .mat file (matfile.py), Position ID and Match ID.
 
-The board keeps its record as the protocol's `history` (dice and a play in notation per
-turn); gnubg, Jellyfish, XG and BGBlitz all import .mat, so that is what a player takes
-to an analyser. A .mat move lists one `from/to` hop per die, in the mover's own numbers,
-25 for the bar, 0 for off and `*` on a hit, which needs the position before each play:
-the game is replayed with the rules engine to find each play's hops.
+The board keeps its record as the protocol's `history` (every game of the match: dice and
+a play in notation per turn, the cube actions and resignations); gnubg, Jellyfish, XG and
+BGBlitz all import .mat, so that is what a player takes to an analyser. The IDs name the
+position now, for gnubg's `set gnubgid`.
 """
 
 from __future__ import annotations
 
 import base64
-import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gammon.notation import find_play
-from gammon.play import legal_plays
+from gammon.matchid import decode
 from gammon.position import Position
 
-_LEFT = 28  # width of the left player's column in a .mat move line (as gnubg writes it)
+from .matfile import to_mat
+
+__all__ = ["encode_match_id", "gnubg_id", "match_id", "position_id", "to_mat"]
+
 _GAME_STATES = {"opening": 1, "roll": 1, "move": 1, "done": 1, "over": 2}
-
-History = Mapping[str, Any]
-
-
-def _points(n: int) -> str:
-    return "%d point%s" % (n, "" if n == 1 else "s")
-
-
-def _turns(history: History) -> list[tuple[int, tuple[int, int], str]]:
-    """(player, dice, .mat move text) per turn, replayed from the start position."""
-    start = history.get("start")
-    if start:
-        raise ValueError("a game set up from a position cannot be written as .mat")
-    out: list[tuple[int, tuple[int, int], str]] = []
-    pos, pos_player = Position.start(), -1
-    for n, turn in enumerate(history.get("turns") or ()):
-        player = int(turn["player"])
-        d1, d2 = (int(d) for d in turn["dice"])
-        if pos_player < 0:
-            pos_player = player
-        elif player != pos_player:
-            pos = pos.swap()
-            pos_player = player
-        text = (turn.get("play") or "").strip()
-        if not text or text in ("-", "none", "(no move)"):
-            if legal_plays(pos, (d1, d2)):
-                raise ValueError("turn %d: no play recorded but %d-%d can move" % (n + 1, d1, d2))
-            out.append((player, (d1, d2), ""))
-            continue
-        try:
-            play = find_play(pos, (d1, d2), text)
-        except ValueError as exc:
-            raise ValueError("turn %d (%d-%d %s): %s" % (n + 1, d1, d2, text, exc)) from None
-        hops = " ".join("%d/%d%s" % (f, t, "*" if hit else "") for f, t, hit in play.steps)
-        out.append((player, (d1, d2), hops))
-        pos = play.result
-    return out
-
-
-def _game_lines(
-    history: History, number: int, score: Sequence[int], names: Sequence[str]
-) -> tuple[list[str], int, int]:
-    """The lines of one game, the winner (-1 if unfinished) and the points won."""
-    lines = [" Game %d" % number, " %-30s %s : %d" % ("%s : %d" % (names[0], score[0]),
-                                                      names[1], score[1])]
-    cells: list[str] = []  # left column (player 0), right column (player 1), in turn
-    for player, dice, hops in _turns(history):
-        if len(cells) % 2 != player:
-            cells.append("")  # player 1 opened, or a side had two turns in a row
-        cells.append(("%d%d: %s" % (dice[0], dice[1], hops)).rstrip())
-    for i in range(0, len(cells), 2):
-        right = cells[i + 1] if i + 1 < len(cells) else ""
-        left = cells[i].ljust(_LEFT - 1) + " "  # the right column at 33, one space at least
-        lines.append(("%3d) %s%s" % (i // 2 + 1, left, right)).rstrip())
-    winner, points = history.get("winner"), 0
-    if winner is None or winner < 0:
-        return lines, -1, 0
-    points = int(history.get("result") or 1) * int(history.get("cube") or 1)
-    indent = 6 if winner == 0 else 6 + _LEFT
-    lines.append(" " * indent + "Wins " + _points(points))
-    return lines, int(winner), points
-
-
-def to_mat(
-    history: History | Sequence[History],
-    match_length: int = 0,
-    score: Sequence[int] = (0, 0),
-    game: int = 1,
-    names: Sequence[str] = ("Player 0", "Player 1"),
-    date: datetime.date | None = None,
-) -> str:
-    """A .mat file of one game (`history` as the protocol's reply) or of several in order.
-
-    `match_length` 0 is a money game; `score` is the score before the first game given;
-    later games add the points each game won. `game` is the board's number of the first
-    game, kept as a comment: the file numbers games from 1, as gnubg refuses a match file
-    that starts at another game. Player 0 is the left column (gnubg's X), player 1 the
-    right (O). ValueError on a record that is not a legal game from the start position.
-    """
-    games = [history] if isinstance(history, Mapping) else list(history)
-    when = date or datetime.date.today()
-    out = [
-        '; [Site "ledgammon"]',
-        '; [Player 1 "%s"]' % names[0],
-        '; [Player 2 "%s"]' % names[1],
-        '; [EventDate "%s"]' % when.strftime("%Y.%m.%d"),
-        '; [Variation "Backgammon"]',
-        '; [Board game "%d"]' % game,
-        '; [Jacoby "Off"]' if not match_length else '; [Crawford "On"]',
-        "",
-        " %d point match" % match_length,
-        "",
-    ]
-    running = [int(score[0]), int(score[1])]
-    for i, record in enumerate(games):
-        lines, winner, points = _game_lines(record, i + 1, running, names)
-        out += lines + [""]
-        if winner >= 0:
-            running[winner] += points
-    return "\n".join(out)
 
 
 def _bits(fields: Sequence[tuple[int, int]]) -> str:
@@ -180,9 +80,15 @@ def encode_match_id(
 def match_id(state: Mapping[str, Any]) -> str:
     """The Match ID of the position in a protocol `state` reply.
 
-    The dice count once the player on roll has thrown them (phases move and done), the
-    higher first as gnubg writes them; at the opening and before a roll they are 0-0.
+    The board's own `match_id` when the reply has one (it knows the offer on the table and
+    how the game ended), checked by decoding it; else worked out from the other fields: the
+    dice count once the player on roll has thrown them (phases move and done), the higher
+    first as gnubg writes them; at the opening and before a roll they are 0-0.
     """
+    given = state.get("match_id")
+    if given is not None:
+        decode(given)  # ValueError on anything but a Match ID
+        return str(given)
     phase = state.get("phase", "roll")
     turn = int(state.get("turn") or 0)
     dice = state.get("dice") if phase in ("move", "done") else None
