@@ -1,0 +1,85 @@
+"""The board's cube arithmetic against GNU Backgammon itself (its bindings): the match
+equity table it ships, and 0-ply cube analyses at random match states of positions from
+play. tests/engine/test_cube.py checks the same on stored cases under MicroPython too."""
+
+import os
+import random
+import re
+import sys
+
+import pytest
+
+gnubg = pytest.importorskip("gnubg")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import gnubg_cube as gc  # noqa: E402
+from gammon import Position, met  # noqa: E402
+from gammon import cube as cb  # noqa: E402
+
+XML = os.path.join(os.path.dirname(gnubg.__file__), "data", "met", "Kazaross-XG2.xml")
+
+
+def test_the_table_is_gnubgs_kazaross_xg2():
+    pre, post, post1 = gnubg.met(25)
+    assert post == post1  # one post-Crawford row for both players
+    assert "Kazaross XG2" in gnubg.show("matchequitytable")
+    for i in range(25):
+        for j in range(25):
+            assert abs(met.pre(i, j) / 65536 - pre[i][j]) <= 2**-17, (i, j)
+        assert abs(met.post(i) / 65536 - post[i]) <= 2**-17, i
+    # and the file's decimals: the stored 2**-24 units give every one of them back
+    text = open(XML).read()
+    rows = [re.findall(r"<me>([0-9.]+)</me>", r)
+            for r in text.split("<pre-crawford-table")[1].split("</pre-crawford")[0]
+            .split("<row>")[1:]]
+    raw = met.TABLE
+    k = 0
+    for i in range(25):
+        for j in range(i + 1, 25):
+            v = raw[3 * k] | raw[3 * k + 1] << 8 | raw[3 * k + 2] << 16
+            assert round(v / 2**24, 6) == float(rows[i][j]), (i, j)
+            k += 1
+    assert len(raw) == 3 * (300 + 25)
+
+
+def _random_terms(rng):
+    if rng.random() < 0.3:
+        owner = rng.choice((-1, 0))
+        return cb.Terms(1 if owner < 0 else rng.choice((2, 4)), owner, 0, 0, 0, False,
+                        rng.random() < 0.5)
+    n = rng.choice((3, 5, 7, 9, 11, 13, 17, 25))
+    while True:
+        am, ao = rng.randint(1, n), rng.randint(1, n)
+        cube = rng.choice((1, 1, 2, 4))
+        owner = -1 if cube == 1 else 0
+        if am > cube and not (am == 1 or ao == 1) or (ao == 1 and am > 1 and cube == 1):
+            return cb.Terms(cube, owner, n, am, ao, False, False)
+
+
+def test_cube_analyses_at_random_states_agree_with_gnubg():
+    gc.init(0)
+    rng = random.Random(5)
+    worst = 0.0
+    n = 0
+    for pid in gc.positions(400, 11)[::4]:
+        p = tuple(int(round(v * 4096)) for v in gc.probabilities(pid))
+        x = cb.efficiency(Position.from_id(pid).key())
+        for _ in range(3):
+            t = _random_terms(rng)
+            score = (t.length - t.away_me, t.length - t.away_opp) if t.length else (0, 0)
+            r = gc.analyse(pid, t.cube, t.owner, t.length, score, False, t.jacoby)
+            if r is None:
+                continue
+            ours = cb.equities(p, t, x)
+            if t.length:
+                win, lose = cb.won(t, t.cube), cb.won(t, -t.cube)
+                ours = [2.0 * (v - lose) / (win - lose) - 1 for v in ours]
+            else:
+                ours = [v / 4096 for v in ours]
+            for i in range(3):
+                worst = max(worst, abs(ours[i] - r[i]))
+            assert max(abs(ours[i] - r[i]) for i in range(3)) < 0.004, (pid, vars(t), ours, r)
+            n += 1
+    assert n > 200, n
+    print("worst difference %.5f over %d analyses" % (worst, n))
