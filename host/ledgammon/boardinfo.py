@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,13 +126,23 @@ def from_module(ns: dict[str, Any], geometry: dict[str, Any] | None = None,
     )
 
 
+def _is_sibling_star(node: ast.ImportFrom) -> bool:
+    """`from hw.boards.NAME import *`: a board module taking another of its package whole."""
+    mod = node.module or ""
+    return mod.startswith("hw.boards.") and mod.count(".") == 2 and node.names[0].name == "*"
+
+
 def read_module(path: str) -> dict[str, Any]:
     """A board module's constants (`NAME = literal` lines), without running it."""
     with open(path) as f:
         tree = ast.parse(f.read(), path)
     ns: dict[str, Any] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        if isinstance(node, ast.ImportFrom) and _is_sibling_star(node):
+            # `from hw.boards.common import *`: what every board shares, read the same way
+            name = (node.module or "").rsplit(".", 1)[1]
+            ns.update(read_module(os.path.join(os.path.dirname(path), name + ".py")))
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
                 try:
