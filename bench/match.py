@@ -79,22 +79,43 @@ def play_game(a: Player, b: Player, game: int, seed: int, label: str = "") -> Ga
 class Summary:
     games: int
     mean: float  # points per game for side A
-    se: float  # sample standard deviation / sqrt(games)
+    se: float  # the standard error of `mean`: of the pairs' means when paired, else of games
     won: tuple[int, int, int]  # singles, gammons, backgammons won by A
     lost: tuple[int, int, int]  # ... and lost
+    iid_se: float = 0.0  # sample standard deviation / sqrt(games), as if games were unpaired
 
     def wins(self) -> int:
         return sum(self.won)
 
 
-def summarise(points: Sequence[int]) -> Summary:
+def standard_error(values: Sequence[float]) -> float:
+    """Sample standard deviation / sqrt(n): the standard error of the mean of iid values."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def summarise(points: Sequence[int], paired: bool = False) -> Summary:
+    """Points per game of `points`; with `paired`, points come in pairs of games that threw
+    the same dice (games 2k and 2k + 1, as play_game deals them) and the standard error is
+    that of the pairs' means: the two games of a pair are not independent (the luck of the
+    dice largely cancels between them), so counting them as independent games misstates it."""
     n = len(points)
+    if paired and n % 2:
+        raise ValueError("paired games come in pairs: %d games" % n)
     mean = sum(points) / n if n else 0.0
-    var = sum((p - mean) ** 2 for p in points) / (n - 1) if n > 1 else 0.0
 
     def count(k: int) -> int:
         return sum(1 for p in points if p == k)
 
     won = (count(1), count(2), count(3))
     lost = (count(-1), count(-2), count(-3))
-    return Summary(n, mean, math.sqrt(var / n) if n else 0.0, won, lost)
+    iid = standard_error(points)
+    se = (
+        standard_error([(points[i] + points[i + 1]) / 2 for i in range(0, n, 2)])
+        if paired
+        else iid
+    )
+    return Summary(n, mean, se, won, lost, iid)

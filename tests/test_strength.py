@@ -9,6 +9,8 @@ import gen_oracle as go
 import gnubg
 import pytest
 from gammon import Position, legal_plays
+from gammon.match import Match
+from gammon.matchid import decode
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
 sys.path.insert(0, BENCH)
@@ -22,7 +24,17 @@ from players import (  # noqa: E402
     heuristic_score,
     money_equity,
 )
-from strength import counts, play_pairing  # noqa: E402
+from strength import CUBE_SEED, SEEDS, counts, in_pairs, play_pairing  # noqa: E402
+from strength_cube import (  # noqa: E402
+    BoardCubePlayer,
+    CubeAgent,
+    Decision,
+    match_game,
+    money_game,
+    play_cube_game,
+)
+from strength_gnubg import CubeAnalysis, Gnubg, GnubgCubePlayer, match_id  # noqa: E402
+from strength_judge import judge  # noqa: E402
 
 WEIGHTS = os.path.join(os.path.dirname(BENCH), "firmware", "weights.bin")
 WORST = [("AAAA/3+UUkpJKQ", (1, 1)), ("d7cNAABUqqqqAA", (1, 1))]
@@ -130,13 +142,27 @@ def test_summary():
     assert (s.games, s.won, s.lost, s.wins()) == (6, (2, 1, 1), (1, 1, 0), 4)
     assert s.mean == pytest.approx(4 / 6)
     var = sum((x - 4 / 6) ** 2 for x in [1, -2, 3, -1, 1, 2]) / 5
-    assert s.se == pytest.approx((var / 6) ** 0.5)
+    assert s.se == pytest.approx((var / 6) ** 0.5) == s.iid_se
+
+
+def test_paired_summary_takes_the_error_of_the_pairs():
+    """Games 2k and 2k + 1 threw the same dice: the error is that of the pairs' means, here
+    much smaller than if the six games were independent (the luck cancelled in each pair)."""
+    points = [1, -1, 2, -2, 1, 1]
+    s = summarise(points, paired=True)
+    means = [0.0, 0.0, 1.0]
+    var = sum((m - 1 / 3) ** 2 for m in means) / 2
+    assert s.mean == pytest.approx(1 / 3)
+    assert s.se == pytest.approx((var / 3) ** 0.5)
+    assert s.iid_se == summarise(points).se > s.se
+    with pytest.raises(ValueError):
+        summarise([1, -1, 2], paired=True)
 
 
 def test_counts_scale_and_stay_even():
     assert counts(None, ["strong-gnubg", "heuristic-gnubg"]) == {
-        "strong-gnubg": 2000,
-        "heuristic-gnubg": 500,
+        "strong-gnubg": 1000,
+        "heuristic-gnubg": 250,
     }
     assert counts(200, ["strong-gnubg", "easy-gnubg", "heuristic-gnubg"]) == {
         "strong-gnubg": 200,
@@ -144,6 +170,10 @@ def test_counts_scale_and_stay_even():
         "heuristic-gnubg": 50,
     }
     assert counts(3, ["heuristic-gnubg"]) == {"heuristic-gnubg": 2}
+
+
+def test_reported_seeds_are_not_the_tuning_seed():
+    assert 1 not in SEEDS and len(SEEDS) >= 3 and CUBE_SEED not in SEEDS
 
 
 def _check_accounting(results):
@@ -159,7 +189,7 @@ def test_match_through_the_micropython_agent(agent_dir):
     results = [r for r, _, _ in play_pairing("strong-gnubg", 6, 3, 1, WEIGHTS, agent_dir)]
     assert sorted(r.game for r in results) == list(range(6))
     _check_accounting(results)
-    s = summarise([r.points for r in results])
+    s = summarise(in_pairs(results), paired=True)
     assert s.games == 6 and s.wins() + sum(s.lost) == 6
 
 
@@ -198,3 +228,179 @@ def test_a_game_between_the_two_levels(agent_dir):
     finally:
         agent.close()
     _check_accounting([r])
+
+
+# --- with the cube (bench/strength_cube.py, strength_gnubg.py, strength_judge.py)
+
+DOUBLE_PASS = "cHd3AAC4uzsAAA"  # a race, 90 pips to 105: gnubg doubles, the other should pass
+
+
+class Scripted:
+    """A cube player that plays the first legal play and doubles or takes as told."""
+
+    name = "scripted"
+
+    def __init__(self, doubles=False, takes=True):
+        self.doubles, self.takes, self.asked = doubles, takes, []
+
+    def choose(self, position, dice, seed, match, me):
+        plays = legal_plays(position, dice)
+        return plays[0] if plays else None
+
+    def double(self, position, match, me):
+        self.asked.append(("double", me, match.cube, match.owner))
+        return self.doubles
+
+    def take(self, position, match, me):
+        self.asked.append(("take", me, match.cube, match.owner))
+        return self.takes
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    return Gnubg()
+
+
+def test_cube_analysis_actions_and_losses():
+    a = CubeAnalysis(0.5, 0.8, 1.0, 2)  # double, take
+    assert a.doubles() and a.takes()
+    assert a.double_loss(True) == 0 and a.double_loss(False) == pytest.approx(0.3)
+    assert a.take_loss(True) == 0 and a.take_loss(False) == pytest.approx(0.2)
+    tg = CubeAnalysis(1.2, 1.5, 1.0, 2)  # too good: play on, and drop if doubled
+    assert not tg.doubles() and not tg.takes()
+    assert tg.double_loss(True) == pytest.approx(0.2) and tg.take_loss(True) == pytest.approx(0.5)
+    # gnubg's own verdict, made from unrounded equities, wins a tie of the rounded ones
+    assert CubeAnalysis(1.0, 1.9, 1.0, 2, "Double, pass").doubles()
+    assert not CubeAnalysis(1.0, 1.9, 1.0, 2, "Too good to double, pass").doubles()
+
+
+def test_gnubg_cube_analysis(oracle):
+    start = oracle.analyse(Position.start(), Match(0), 0, 0)
+    assert (start.proper, start.doubles(), start.takes()) == ("No double, take", False, True)
+    assert start.drop == 1.0 and start.take < start.no_double
+    race = oracle.analyse(Position.from_id(DOUBLE_PASS), Match(0), 0, 2)
+    assert race.doubles() and not race.takes() and race.take > 1.0
+    # a match: winning chances; the trailer doubles at once after the Crawford game
+    m = Match(7, True, False)
+    m.score, m.post_crawford = [6, 2], True
+    trailer = oracle.analyse(Position.start(), m, 1, 0)
+    assert trailer.doubles() and 0 < trailer.no_double < trailer.drop < 0.5
+
+
+def test_a_double_gnubg_makes_is_applied_and_scored(oracle):
+    """gnubg doubles in a double/pass; a drop ends the game for the cube's value, a take
+    turns the cube to the taker and the game's value doubles; the judge charges the take."""
+    gnubg_side = GnubgCubePlayer(0, oracle)
+    race = Position.from_id(DOUBLE_PASS)
+    dropper = Scripted(takes=False)
+    match = Match(0, True, True)
+    end = play_cube_game(
+        (gnubg_side, dropper), match, 0, random.Random(1), 1, random.Random(2), race
+    )
+    assert (end.dropped, end.winner, end.points, end.cube, end.doubles) == (True, 0, 1, 1, 1)
+    assert match.score == [1, 0] and dropper.asked == [("take", 1, 1, -1)]
+    assert end.decisions == [Decision("take", DOUBLE_PASS, match_id(Match(0), 0), False, True)]
+    (right,) = judge(oracle, end.decisions, 10)
+    assert right.right and right.loss == 0
+
+    taker = Scripted(takes=True)
+    match = Match(0, True, True)
+    end = play_cube_game(
+        (gnubg_side, taker), match, 0, random.Random(1), 1, random.Random(2), race
+    )
+    assert not end.dropped and taker.asked[0] == ("take", 1, 1, -1)
+    assert match.cube == end.cube == 2 and match.owner == 1  # the taker's cube
+    # only the taker may double now: it is asked, gnubg never again
+    assert all(a == ("double", 1, 2, 1) for a in taker.asked[1:]) and len(taker.asked) > 1
+    won = Position.from_id(end.final).outcome()
+    assert end.points == 2 * won and match.score[end.winner] == 2 * won  # gammons count now
+    (wrong,) = judge(oracle, end.decisions[:1], 10)
+    assert not wrong.right and wrong.loss > 0.15  # taking a double/pass costs ~0.24
+
+
+def test_cube_games_count_for_the_board_in_either_seat():
+    """The board sits at 0 in even games, 1 in odd ones, and its points are its own."""
+    for number in range(4):
+        out = money_game(Scripted(doubles=True), Scripted(takes=False), number, 3)
+        assert out.value == 1 and out.games[0].dropped
+        out = money_game(Scripted(takes=False), Scripted(doubles=True), number, 3)
+        assert out.value == -1
+    # without a double the Jacoby rule counts any win as one point with the cube in the middle
+    out = money_game(Scripted(), Scripted(), 0, 3)
+    assert abs(out.value) == 1 and out.games[0].cube == 1
+
+
+def test_a_match_doubled_and_dropped_to_its_end():
+    """A 3-point match: the board doubles whenever it may and the other drops; no double in
+    the Crawford game; the score adds up to the match's end."""
+    board, other = Scripted(doubles=True), Scripted(takes=False)
+    out = match_game(board, other, 1, 5, length=3)  # the board in seat 1
+    score = [0, 0]
+    for g in out.games:
+        score[g.winner] += g.points
+    assert max(score) >= 3 and out.value == int(score[1] >= 3)
+    assert out.value == 1
+    crawford = [g for g in out.games if not g.dropped]
+    assert crawford and all(d.kind != "double" for g in crawford for d in g.decisions)
+    assert sum(1 for g in out.games if g.dropped) == 2  # 1-0, 2-0, then Crawford
+
+
+def _check_cube_accounting(games, money):
+    for g in games:
+        if g.dropped:
+            assert g.points == g.cube
+        else:
+            won = Position.from_id(g.final).outcome()
+            value = 1 if money and g.cube == 1 else won  # Jacoby
+            assert g.points == value * g.cube
+        for d in g.decisions:
+            assert decode(d.match_id)["cube"] in (1, 2, 4, 8, 16, 32, 64)
+            Position.from_id(d.position_id)
+
+
+def test_cube_games_through_the_micropython_agent(agent_dir, oracle):
+    agent = CubeAgent(WEIGHTS, agent_dir)
+    try:
+        board, gnubg_side = BoardCubePlayer(agent, "strong"), GnubgCubePlayer(0, oracle)
+        out = money_game(board, gnubg_side, 1, 7)
+        _check_cube_accounting(out.games, True)
+        assert abs(out.value) == out.games[0].points
+        m = match_game(board, gnubg_side, 0, 7, length=3)
+        _check_cube_accounting(m.games, False)
+        assert sum(g.points for g in m.games if g.winner == 0) >= 3 or m.value == 0
+        decisions = [d for g in out.games + m.games for d in g.decisions]
+        assert decisions and all(d.kind in ("double", "take") for d in decisions)
+        assert board.cube_us and board.checkers.moves > 0
+    finally:
+        agent.close()
+
+
+def test_agent_cube_requests(agent_dir):
+    agent = CubeAgent(WEIGHTS, agent_dir)
+    try:
+        money = match_id(Match(0), 0)
+        start = Position.start().position_id()
+        ask = agent.request
+        # the interim rule: never doubles; takes at 25% or more to win
+        assert ask("double %s %s strong interim" % (DOUBLE_PASS, money)).split()[0] == "no"
+        assert ask("take %s %s strong interim" % (start, money)).split()[0] == "yes"
+        assert ask("take %s %s easy interim" % (DOUBLE_PASS, money)).split()[0] == "no"
+        rule = agent.rule()
+        assert rule in ("cube", "interim")
+        if rule == "cube":  # the board's own decisions: a clear double and pass
+            assert ask("double %s %s strong" % (DOUBLE_PASS, money)).split()[0] == "yes"
+            assert ask("double %s %s strong" % (start, money)).split()[0] == "no"
+        else:
+            assert ask("double %s %s strong" % (DOUBLE_PASS, money)).split()[0] == "no"
+        assert ask("take %s %s strong" % (DOUBLE_PASS, money)).split()[0] == "no"
+        for bad in (
+            "take %s %s hard" % (start, money),
+            "double %s XXXX strong" % start,
+            "take %s %s strong maybe" % (start, money),
+            "double",
+        ):
+            assert ask(bad).startswith("! "), bad
+        assert ask("take %s %s strong" % (start, money)).split()[0] == "yes"  # still serving
+    finally:
+        agent.close()
+    assert agent.proc.returncode == 0
