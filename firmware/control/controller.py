@@ -52,6 +52,7 @@ class Controller:
         self.bot = None  # autoplay.Bot while a side is played by the board
         self.hint = None  # (sources, destinations) masks lit by HINT until the next press
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
+        self.hinting = None  # hint.Hint being thought out (ROLL held), a slice a tick
         self._sides()
         self.turn_changed(now_ms)
         if game.phase == OVER:
@@ -63,6 +64,7 @@ class Controller:
         buttons): the save waits for the next frame (flush)."""
         self.emit({"event": "press", "button": name})
         self.defer_save = frame_first
+        self.hinting = None  # a press cancels a hint still being thought out
         try:
             if self.hint:  # shown until the next press
                 self.hint = None
@@ -88,7 +90,7 @@ class Controller:
         self.defer_save = frame_first
         try:
             if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
-                self.show_hint(now_ms)
+                self.start_hint(now_ms)
         except Exception as exc:
             buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
         self.defer_save = False
@@ -242,6 +244,16 @@ class Controller:
 
         return hint.hint(self, now_ms)
 
+    def start_hint(self, now_ms):
+        """HINT held: thought out a slice a tick (hint.py), lit when done; (ok, error)."""
+        from control import hint
+
+        ok, h = hint.start(self, now_ms)
+        self.hinting = h if ok else None
+        if ok and self.sel >= 0:  # thinking: the checkers that can move glow
+            self.select(-1, now_ms)
+        return ok, None if ok else h
+
     def set_hint(self, masks, now_ms):
         """HINT's lights, (sources, destinations) masks, until the next press (autoplay)."""
         self.sel = -1
@@ -298,6 +310,8 @@ class Controller:
         if self.shown and not v.blink_until:
             self.shown = None
             self.refresh(now_ms)
+        if self.hinting is not None and self.hinting.step(self, now_ms):
+            self.hinting = None
         if self.bot is not None:
             self.bot.tick(self, now_ms)
 

@@ -193,7 +193,11 @@ def test_roll_held_lights_the_hint_on_the_leds():
     assert not b.highlighted() or ctl.view.movable  # the person's checkers glow
     b.tap("ROLL", 300)  # a short press: the usual red flash, no hint
     assert ctl.hint is None and b.rec.of("error")[-1]["code"] == "wrong_phase"
-    b.tap("ROLL", 900)  # held: the hint
+    b.tap("ROLL", 900)  # held: the hint, thought out a slice a frame while the LEDs go on
+    for _ in range(500):
+        if ctl.hinting is None:
+            break
+        b.run(FRAME)
     assert ctl.hint is not None
     src, dst = ctl.hint
     want = []

@@ -3,11 +3,14 @@
 import gc
 
 import fakes
-from control.loader import weights_path
+from control import loader
 from display.view import TARGET_DICE, target_of
 from gammon.notation import find_play, parse_steps
-from gammon.opponent import shared
-from model.game import DONE, MOVE, OPENING, OVER, ROLL
+from model.game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
+
+# The board's opponent is asked through the loader, never imported here: when a test gives
+# the sides back to people the loader drops its module and weights, and a reference kept
+# here would hold a second copy of them (16 KB) beside the next one loaded.
 
 
 def _masks(turn, hops):
@@ -16,6 +19,16 @@ def _masks(turn, hops):
         src |= 1 << target_of(turn, frm)
         dst |= 1 << target_of(turn, to)
     return src, dst
+
+
+def _think(ctl, now, most=5000):
+    """Ticks until the HINT being thought out is over; the ticks it took."""
+    n = 0
+    while ctl.hinting is not None:
+        n += 1
+        assert n < most, "the hint never ended"
+        ctl.tick(now + n)
+    return n
 
 
 def _same_steps(a, b):
@@ -35,7 +48,7 @@ def _follow(ctl, now):
         assert (v.movable, v.dests) == _masks(g.turn, hops) and v.selected == -1
         if first is None:
             first = r["play"]
-            play = shared(weights_path()).choose(g.position, g.dice, "strong")
+            play = loader.opponent().choose(g.position, g.dice, "strong")
             assert r["play"] == str(play)
             assert _same_steps(hops, [(s[0], s[1]) for s in play.steps])
         assert r["play"] == first  # the rest of the same play
@@ -78,7 +91,7 @@ def test_hint_after_other_steps_keeps_them():
         if g.phase != MOVE:
             ctl.press("ROLL", now)
             continue
-        best = shared(weights_path()).choose(g.position, g.dice, "strong")
+        best = loader.opponent().choose(g.position, g.dice, "strong")
         fakes.play_step(ctl, now)  # the scripted person's own step
         if g.phase == MOVE:
             ok, r = ctl.show_hint(now)
@@ -169,12 +182,15 @@ def test_roll_held_during_a_play_is_hint():
         ctl.press("ROLL", 2000)
         assert rec.of("error")[-1]["code"] == "wrong_phase" and v.flash_target == TARGET_DICE
         ctl.long_press("ROLL", 2800)
-        play = shared(weights_path()).choose(g.position, g.dice, "strong")
+        assert ctl.hint is None and ctl.hinting is not None  # thought out tick by tick
+        _think(ctl, 2800)
+        play = loader.opponent().choose(g.position, g.dice, "strong")
         hops = [(s[0], s[1]) for s in play.steps]
         assert ctl.hint == _masks(g.turn, hops) and (v.movable, v.dests) == ctl.hint
         ctl.press("ROLL", 3000)  # the next press ends it; held again, it comes back
         assert ctl.hint is None and v.dests == 0 and v.movable == ctl.cands | v.movable
         ctl.long_press("ROLL", 3800)
+        _think(ctl, 3800)
         assert ctl.hint is not None
         while g.phase == MOVE:
             fakes.play_step(ctl, 4000)
@@ -183,3 +199,129 @@ def test_roll_held_during_a_play_is_hint():
         assert ctl.hint is None
         assert g.phase in (MOVE, ROLL)
         fakes.done(ctl)
+
+
+def _persons_play(ctl, seed_turns=0):
+    """Rolls until a person is to play (dice thrown), past `seed_turns` turns."""
+    g = ctl.game
+    now = 100
+    while True:
+        now += 10
+        if g.phase == MOVE and len(g.codes) >= seed_turns:
+            return now
+        if g.phase == MOVE:
+            while g.phase == MOVE:
+                fakes.play_step(ctl, now)
+        else:
+            ctl.press("ROLL", now)
+
+
+def _hold_hint(ctl, now):
+    """ROLL pressed during the play (refused: the red flash) and held: a HINT starts."""
+    ctl.press("ROLL", now)
+    ctl.long_press("ROLL", now + 800)
+    assert ctl.hinting is not None and ctl.hint is None
+    return now + 800
+
+
+def test_held_hint_is_thought_out_in_slices_while_the_loop_goes_on():
+    """A HINT held is thought out one slice a tick (the board's own player's slices), its
+    thinking shown by the checkers that can move glowing (a selection is put back), and lit
+    at the end: the same play the request gives at once, the same lights."""
+    gc.collect()
+    loader.opponent()  # loaded first, as the board does, while the heap is whole
+    ctl, rec = fakes.make(seed=3, keep=8)
+    g = ctl.game
+    v = ctl.view
+    now = _persons_play(ctl, 2)
+    movable = 0
+    for pt in g.turn_state.movable():
+        movable |= 1 << target_of(g.turn, pt)
+    fakes.press_target(ctl, bits_first(movable), now)  # a checker picked up
+    assert v.selected >= 0
+    before = g.to_json()
+    now = _hold_hint(ctl, now)
+    assert v.selected == -1 and v.movable == movable and v.dests == 0  # thinking
+    ticks = _think(ctl, now)
+    assert ticks > 2  # in slices: the loop ran between them
+    assert ctl.hint is not None and g.to_json() == before  # nothing played
+    lit = ctl.hint
+    ctl.press("UNDO", now + 100)  # ends it (nothing to undo: refused, flashed)
+    ok, r = ctl.show_hint(now + 200)  # the request: the same hint, at once
+    assert ok and ctl.hint == lit and (v.movable, v.dests) == lit
+    play = loader.opponent().choose(g.position, g.dice, "strong")
+    assert r["play"] == str(play)
+    rec.check()
+    fakes.done(ctl)
+
+
+def bits_first(mask):
+    return fakes.bits(mask)[0]
+
+
+def test_presses_are_taken_while_a_hint_thinks():
+    """A press while the HINT thinks is taken as ever and cancels the hint (never lit
+    later); ROLL held again starts a new one, which lights; MENU and a step made by the
+    protocol cancel it too."""
+    gc.collect()
+    loader.opponent()  # loaded first, as the board does, while the heap is whole
+    ctl, rec = fakes.make(seed=5, keep=8)
+    g = ctl.game
+    v = ctl.view
+    now = _persons_play(ctl, 1)
+    now = _hold_hint(ctl, now)
+    ctl.tick(now + 1)
+    assert ctl.hinting is not None  # still thinking
+    movable = fakes.bits(v.movable)
+    fakes.press_target(ctl, movable[0], now + 2)  # a checker picked up, at once
+    assert ctl.hinting is None and v.selected == movable[0]
+    for i in range(300):
+        ctl.tick(now + 3 + i)
+    assert ctl.hint is None and v.selected == movable[0]  # the cancelled hint never lights
+    fakes.press_target(ctl, movable[0], now + 400)  # put back
+    assert v.selected == -1
+    now = _hold_hint(ctl, now + 500)  # held again: a new hint
+    _think(ctl, now)
+    assert ctl.hint is not None
+    ctl.press("UNDO", now + 10)
+    assert ctl.hint is None
+    now = _hold_hint(ctl, now + 100)
+    ctl.press("MENU", now + 1)  # the menu opens; the hint is cancelled
+    assert ctl.hinting is None and ctl.menu_item >= 0
+    while ctl.menu_item >= 0:
+        ctl.press("MENU", now + 2)
+    now = _hold_hint(ctl, now + 10)
+    ctl.tick(now + 1)
+    t = g.turn_state  # a step of the protocol's (ctl.move): the hint is for nothing now
+    frm = t.movable()[0]
+    to = list(t.destinations(frm))[0]
+    assert ctl.move(hop_text((frm, to, False)), now + 2)[0]
+    assert ctl.hinting is not None  # dropped at its next slice, unlit
+    assert _think(ctl, now + 3) == 1 and ctl.hint is None
+    assert not [e for e in rec.of("error") if e["code"] not in ("wrong_phase", "illegal")]
+    rec.check()
+    fakes.done(ctl)
+
+
+def test_hint_that_fails_is_said_and_the_play_goes_on():
+    """A slice that raises (a bug, no memory) ends the hint unlit with an error event; the
+    person's play goes on."""
+    gc.collect()
+    loader.opponent()  # loaded first, as the board does, while the heap is whole
+    ctl, rec = fakes.make(seed=7, keep=8)
+    g = ctl.game
+    now = _persons_play(ctl, 1)
+    now = _hold_hint(ctl, now)
+    h = ctl.hinting
+
+    class Broken:
+        def step(self):
+            raise MemoryError("no room")
+
+    h.plan = Broken()
+    assert _think(ctl, now) == 1 and ctl.hint is None
+    e = rec.of("error")[-1]
+    assert e["code"] == "no_player" and "no room" in e["message"]
+    assert g.phase == MOVE
+    fakes.play_step(ctl, now + 10)  # the play goes on
+    fakes.done(ctl)
