@@ -307,6 +307,10 @@ def play_game(rig, steps=None, frames_max=200000):
                 rig.drain(run)
                 if rig.sink.allow:
                     raise RuntimeError("ROLL during the play was not refused")
+                while ctl.hinting is not None:  # thought out a slice a frame (hint.py)
+                    rig.now += FRAME_MS
+                    run("f", app.frame, rig.now)
+                    rig.drain(run)
                 rig.hints += 1 if ctl.hint else 0
             name = rig.choose()
             run("p", app.press, name, rig.now)
