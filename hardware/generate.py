@@ -88,30 +88,55 @@ def common_module(desc):
     return "".join(out)
 
 
+def _board_lines(desc, name):
+    """A board's own constants, one line each (a comment line leads MINIMAL_PINS)."""
+    t, btn = desc["targets"][name], desc["buttons"]
+    return [
+        "NAME = %s\n" % _lit(name),
+        "PLATFORM = %s  # sys.platform on that board\n" % _lit(t["platform"]),
+        "CHIP = %s  # in os.uname().machine on that board\n" % _lit(t["chip"]),
+        "MPY_ARCH = %s  # mpy-cross -march of its native code\n" % _lit(t["mpy_arch"]),
+        "LED_PIN = %d\n" % t["led_pin"],
+        "BUTTON_LAYOUT = %s  # default layout for this target\n" % _lit(t["layout"]),
+        "MATRIX_ROWS = %s  # driven low one at a time (outputs)\n" % _tuple(t["matrix_rows"]),
+        "MATRIX_COLS = %s  # read with pull-ups (inputs)\n" % _tuple(t["matrix_cols"]),
+        "# Minimal layout: a button on each GPIO, to GND, internal pull-up, active low.\n"
+        "MINIMAL_PINS = %s\n" % _dict((k, t["minimal_pins"][k]) for k in btn["minimal"]),
+        "RESERVE_MA = %d  # MCU and margins\n" % t["mcu_reserve_ma"],
+    ]
+
+
+def _base_of(desc, name):
+    """The earlier target whose module this one takes whole, changing only what differs (the
+    Pico 2 has the Pico's pinout: one wiring for both), else None."""
+    mine = _board_lines(desc, name)
+    for other in desc["targets"]:
+        if other == name:
+            return None
+        theirs = _board_lines(desc, other)
+        if sum(a == b for a, b in zip(mine, theirs, strict=True)) * 2 > len(mine):
+            return other
+    return None
+
+
 def board_module(desc, name):
     """The text of firmware/hw/boards/<name>.py: that board's own pins and chip, plain
-    constants MicroPython can load, over everything common.py gives every board."""
-    t, btn = desc["targets"][name], desc["buttons"]
-    out = [
-        HEADER % name,
-        "# %s: its chip and pins; common.py holds what every board shares.\n" % t["board"],
-        "from %s import *  # noqa: F403 (the chain, keymap and supply of every board)\n\n"
-        % COMMON,
-    ]
-    out.append("NAME = %s\n" % _lit(name))
-    out.append("PLATFORM = %s  # sys.platform on that board\n" % _lit(t["platform"]))
-    out.append("CHIP = %s  # in os.uname().machine on that board\n" % _lit(t["chip"]))
-    out.append("MPY_ARCH = %s  # mpy-cross -march of its native code\n" % _lit(t["mpy_arch"]))
-    out.append("LED_PIN = %d\n" % t["led_pin"])
-    out.append("BUTTON_LAYOUT = %s  # default layout for this target\n" % _lit(t["layout"]))
-    out.append(
-        "MATRIX_ROWS = %s  # driven low one at a time (outputs)\n" % _tuple(t["matrix_rows"])
-    )
-    out.append("MATRIX_COLS = %s  # read with pull-ups (inputs)\n" % _tuple(t["matrix_cols"]))
-    out.append("# Minimal layout: a button on each GPIO, to GND, internal pull-up, active low.\n")
-    out.append("MINIMAL_PINS = %s\n" % _dict((k, t["minimal_pins"][k]) for k in btn["minimal"]))
-    out.append("RESERVE_MA = %d  # MCU and margins\n" % t["mcu_reserve_ma"])
-    return "".join(out)
+    constants MicroPython can load, over everything common.py gives every board (or over
+    the module of an earlier board with the same pins, see _base_of)."""
+    t, base = desc["targets"][name], _base_of(desc, name)
+    out = [HEADER % name]
+    lines = _board_lines(desc, name)
+    if base is None:
+        out.append("# %s: its chip and pins; common.py holds what every board shares.\n"
+                   % t["board"])
+        out.append("from %s import *  # noqa: F403 (the chain, keymap and supply of every"
+                   " board)\n\n" % COMMON)
+    else:
+        out.append("# %s: the pins of %s.py, its own chip.\n" % (t["board"], base))
+        out.append("from hw.boards.%s import *  # noqa: F403 (its pins and what every board"
+                   " shares)\n\n" % base)
+        lines = [a for a, b in zip(lines, _board_lines(desc, base), strict=True) if a != b]
+    return "".join(out + lines)
 
 
 def budget_rows(desc, name):

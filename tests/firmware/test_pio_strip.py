@@ -25,10 +25,10 @@ WS2812 = [0x6221, 0x1123, 0x1400, 0xA442]
 
 
 def _drop_board(name):
-    """Unloads board module `name` and the common part every board module takes, so the
-    next board loaded starts from the same heap."""
-    unload("hw.boards." + name)
-    unload("hw.boards.common")
+    """Unloads board module `name` and the modules it takes whole (pico2 takes pico, every
+    board common), so the next board loaded starts from the same heap."""
+    for leaf in (name, "pico", "common"):
+        unload("hw.boards." + leaf)
 
 
 class Clock:
