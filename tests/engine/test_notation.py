@@ -6,83 +6,38 @@ from gammon import Position, legal_plays
 from gammon.notation import find_play, format_play, parse_steps
 from positions import pos, raises
 
-# (name, me, opp, dice, notation, result id)
+# name -> (me, opp) of the position the cases of that name start from; None: the start
+POSITIONS = {
+    "start": None,
+    "bar": ({25: 1, 6: 5, 8: 3, 13: 6}, {3: 1, 6: 5, 8: 3, 13: 6}),
+    "lastoff": ({6: 1}, {13: 15}),
+    "off": ({6: 2, 4: 1}, {22: 2, 13: 13}),
+    "twice": ({8: 2, 1: 13}, {23: 2, 13: 13}),
+    "hop": ({6: 2, 8: 3, 13: 5, 24: 5}, {23: 1, 6: 5, 8: 5, 13: 4}),
+    "via7": ({13: 2, 6: 5, 8: 3, 24: 5}, {18: 1, 16: 2, 6: 5, 8: 3, 13: 4}),
+}
+# (position name, dice, notation, result id)
 CASES = (
-    ("start", None, None, (6, 2), "24/18 13/11", "4HPwATDgc+RBIA"),
-    ("start", None, None, (6, 2), "13/5", "4HPwATDQ5+ABMA"),
-    (
-        "bar",
-        {25: 1, 6: 5, 8: 3, 13: 6},
-        {3: 1, 6: 5, 8: 3, 13: 6},
-        (3, 5),
-        "bar/22* 13/8",
-        "4HPwA0Dg8+ADCA",
-    ),
-    (
-        "bar",
-        {25: 1, 6: 5, 8: 3, 13: 6},
-        {3: 1, 6: 5, 8: 3, 13: 6},
-        (3, 5),
-        "bar/20 6/3",
-        "xOfgBwDEc/ADAg",
-    ),
-    ("lastoff", {6: 1}, {13: 15}, (6, 5), "6/off", "APD/BwAAAAAAAA"),
-    ("off", {6: 2, 4: 1}, {22: 2, 13: 13}, (6, 3), "6/off 4/1", "APD/AQxBAAAAAA"),
-    ("off", {6: 2, 4: 1}, {22: 2, 13: 13}, (6, 2), "6/4 6/off", "APD/AQwYAAAAAA"),
-    ("twice", {8: 2, 1: 13}, {23: 2, 13: 13}, (3, 3), "8/5(2)", "APD/ARj/HwYAAA"),
-    (
-        "hop",
-        {6: 2, 8: 3, 13: 5, 24: 5},
-        {23: 1, 6: 5, 8: 5, 13: 4},
-        (4, 1),
-        "6/2*/1",
-        "4PPBA0BBDj4APg",
-    ),
-    (
-        "hop",
-        {6: 2, 8: 3, 13: 5, 24: 5},
-        {23: 1, 6: 5, 8: 5, 13: 4},
-        (4, 1),
-        "6/1",
-        "4PPBAxBBDj4APg",
-    ),
-    (
-        "hop",
-        {6: 2, 8: 3, 13: 5, 24: 5},
-        {23: 1, 6: 5, 8: 5, 13: 4},
-        (4, 1),
-        "6/5 6/2*",
-        "4PPBA0AiDj4APg",
-    ),
-    (
-        "via7",
-        {13: 2, 6: 5, 8: 3, 24: 5},
-        {18: 1, 16: 2, 6: 5, 8: 3, 13: 4},
-        (6, 2),
-        "13/7*/5",
-        "4HPwGEDQ5yAAPg",
-    ),
-    (
-        "via7",
-        {13: 2, 6: 5, 8: 3, 24: 5},
-        {18: 1, 16: 2, 6: 5, 8: 3, 13: 4},
-        (6, 2),
-        "13/5",
-        "4HPwmADQ5yAAPg",
-    ),
-    (
-        "via7",
-        {13: 2, 6: 5, 8: 3, 24: 5},
-        {18: 1, 16: 2, 6: 5, 8: 3, 13: 4},
-        (6, 2),
-        "13/11 13/7*",
-        "4HPwGEDg6wgAPg",
-    ),
+    ("start", (6, 2), "24/18 13/11", "4HPwATDgc+RBIA"),
+    ("start", (6, 2), "13/5", "4HPwATDQ5+ABMA"),
+    ("bar", (3, 5), "bar/22* 13/8", "4HPwA0Dg8+ADCA"),
+    ("bar", (3, 5), "bar/20 6/3", "xOfgBwDEc/ADAg"),
+    ("lastoff", (6, 5), "6/off", "APD/BwAAAAAAAA"),
+    ("off", (6, 3), "6/off 4/1", "APD/AQxBAAAAAA"),
+    ("off", (6, 2), "6/4 6/off", "APD/AQwYAAAAAA"),
+    ("twice", (3, 3), "8/5(2)", "APD/ARj/HwYAAA"),
+    ("hop", (4, 1), "6/2*/1", "4PPBA0BBDj4APg"),
+    ("hop", (4, 1), "6/1", "4PPBAxBBDj4APg"),
+    ("hop", (4, 1), "6/5 6/2*", "4PPBA0AiDj4APg"),
+    ("via7", (6, 2), "13/7*/5", "4HPwGEDQ5yAAPg"),
+    ("via7", (6, 2), "13/5", "4HPwmADQ5yAAPg"),
+    ("via7", (6, 2), "13/11 13/7*", "4HPwGEDg6wgAPg"),
 )
 
 
 def position_of(case):
-    return Position.start() if case[1] is None else pos(case[1], case[2])
+    sides = POSITIONS[case[0]]
+    return Position.start() if sides is None else pos(*sides)
 
 
 def test_format_play():
@@ -112,19 +67,19 @@ def test_parse_steps():
 def test_find_play():
     for case in CASES:
         p = position_of(case)
-        play = find_play(p, case[3], case[4])
-        assert play.result.position_id() == case[5], case
-        assert str(play) == case[4], (case, str(play))
+        play = find_play(p, case[1], case[2])
+        assert play.result.position_id() == case[3], case
+        assert str(play) == case[2], (case, str(play))
         # the text the engine writes names the same play again
-        assert find_play(p, case[3], str(play)).result == play.result
+        assert find_play(p, case[1], str(play)).result == play.result
 
 
 def test_every_play_round_trips():
     for case in CASES:
         p = position_of(case)
-        plays = legal_plays(p, case[3])
+        plays = legal_plays(p, case[1])
         for play in plays:
-            again = find_play(p, case[3], str(play))
+            again = find_play(p, case[1], str(play))
             assert again.result == play.result, (case[0], str(play))
             assert format_play(play.steps) == str(play)
 
