@@ -467,8 +467,13 @@ def test_players_level_and_hint_commands(sim, capsys):
         ({"phase": "roll", "bot": "roll"}, "player 1 to roll; the board throws its dice;"),
         ({"phase": "done", "bot": "roll"}, "; the board passes the turn;"),
         ({"phase": "roll", "bot": "dance"}, "game 2: player 1 to roll; pips 0-0; position x"),
-        ({"phase": "over", "winner": 0, "result": 2}, "game 2 over: player 0 wins a gammon"),
-        ({"phase": "over", "winner": 1, "result": 9}, "game 2 over: player 1 wins "),
+        ({"phase": "over", "winner": 0, "result": 2},
+         "game 2 over: player 0 wins a gammon, 2 points"),
+        ({"phase": "over", "winner": 1, "result": 9}, "game 2 over: player 1 wins 9 points"),
+        ({"phase": "over", "winner": 1, "result": 1, "cube": 4, "match_length": 5,
+          "score": [0, 4], "match_id": "MgSgAAAAIAAE"},
+         "game 2 over: player 1 wins 4 points (player 0 dropped); cube 4, in the middle; "
+         "match to 5: 0-4"),
     ],
 )
 def test_state_says_what_the_board_does_as_the_terminal_does(extra, words):

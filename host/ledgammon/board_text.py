@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import match_words
 from .boardinfo import RGB, Board, gain, to_screen
 from .wording import help_line, status_line
 
@@ -24,6 +25,7 @@ LEFT, RIGHT, BAR, TRAY, PANEL = 1, 31, 26, 56, 63  # first columns of the board'
 TOP, MIDDLE, BOTTOM = 1, 9, 12  # first rows of the top points, the middle, bottom points
 STATUS = 21
 DARK_A, DARK_B, DARK = (44, 36, 28), (28, 36, 46), (40, 40, 40)  # unlit LEDs (dim grey)
+SHORT_RESIGN = {1: "single", 2: "gammon", 3: "backgm."}  # a resignation in the panel's width
 ASCII = {"█": "#", "◀": "<", "·": "-", "←": "<", "→": ">", "│": "|", "▀": "o", "▄": "o"}
 
 
@@ -161,8 +163,31 @@ def _panel(scr: Screen, state: Mapping[str, Any], colours: list[RGB], shown: lis
     score = state.get("score") or (0, 0)
     game = "game %s" % state.get("game", 1)
     scr.put(13, PANEL, game + (" · %d pt %d-%d" % (ml, score[0], score[1]) if ml else " · money"))
+    if state.get("match_over"):
+        scr.put(14, PANEL, "match over", Style(bold=True))
+    elif state.get("crawford"):
+        scr.put(14, PANEL, "next: Crawford" if state.get("phase") == "over" else "Crawford game")
     scr.put(15, PANEL, "numbers: player")
     scr.put(16, PANEL, "%d's points" % turn)
+    _cube(scr, state)
+
+
+def _cube(scr: Screen, state: Mapping[str, Any]) -> None:
+    """The cube (value, owner) and the offer waiting for its answer, under the numbers."""
+    if not match_words.cube_play(state) or state.get("cube_on") is False:
+        return
+    owner = match_words.cube_owner(state)
+    where = "middle" if owner < 0 else "player %d" % owner
+    scr.put(18, PANEL, "cube %d · %s" % (match_words.cube_value(state), where))
+    offer = state.get("offer")
+    if isinstance(offer, Mapping) and offer.get("by") in (0, 1):
+        value = int(offer.get("value") or 0)
+        if offer.get("kind") == "double":
+            text = "P%d doubles to %d" % (offer["by"], value)
+        else:
+            text = "P%d resigns %s" % (offer["by"], SHORT_RESIGN.get(value, "?"))
+        scr.put(19, PANEL, text, Style(reverse=True, bold=True))
+        scr.put(20, PANEL, "P%d to answer" % (1 - int(offer["by"])), Style(bold=True))
 
 
 def draw(
@@ -226,7 +251,7 @@ def draw(
     if typed:
         message = "point %s_  (Enter presses it, Esc cancels)" % typed
     scr.put(STATUS + 1, 0, message[:WIDTH])
-    scr.put(STATUS + 2, 0, help_line(interactive, layout)[:WIDTH], Style(reverse=True))
+    scr.put(STATUS + 2, 0, help_line(interactive, layout, state)[:WIDTH], Style(reverse=True))
     if not unicode:
         for cells in scr.chars:
             cells[:] = [ASCII.get(ch, ch) if ch > "~" else ch for ch in cells]

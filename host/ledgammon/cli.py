@@ -14,10 +14,8 @@ from collections.abc import Callable, Sequence
 from .commands import (
     cmd_config,
     cmd_deploy,
-    cmd_export,
     cmd_hello,
     cmd_hint,
-    cmd_history,
     cmd_move,
     cmd_new,
     cmd_ports,
@@ -28,10 +26,27 @@ from .commands import (
     cmd_undo,
 )
 from .errors import LedgammonError
+from .match_commands import (
+    cmd_accept,
+    cmd_double,
+    cmd_drop,
+    cmd_export,
+    cmd_history,
+    cmd_reject,
+    cmd_resign,
+    cmd_take,
+)
 from .sessions import cmd_play, cmd_sim, cmd_watch
 from .sim import default_flash
 
 Handler = Callable[[argparse.Namespace], int]
+KEYS = """keys in the view (`watch` takes only q):
+  r roll (or pass the turn)   u undo   h hint   m menu   b bar   o off   n new game
+  1-24 then Enter: that point (25 the bar, 0 off)   arrows, Enter, space: the cursor
+  d double   t take   x drop   s then 1/2/3: resign a single game, a gammon, a backgammon
+  a accept the resignation   j reject it   q quit   a mouse click presses what is under it
+the status line says what is asked and of whom; the panel shows the cube, an offer waiting
+for its answer, the match score and length and the Crawford game"""
 
 
 # The parser
@@ -114,9 +129,11 @@ def parser() -> argparse.ArgumentParser:
 
     add("ports", cmd_ports, "list the serial ports; likely boards are marked")
     p = add("play", cmd_play, "play in the terminal (starts a simulator unless --port is given)")
+    p.epilog, p.formatter_class = KEYS, argparse.RawDescriptionHelpFormatter
     _sim_options(p)
     _player_options(p)
-    add("watch", cmd_watch, "follow a game played on a board, read-only")
+    p = add("watch", cmd_watch, "follow a game played on a board, read-only")
+    p.epilog, p.formatter_class = KEYS, argparse.RawDescriptionHelpFormatter
     p = add("sim", cmd_sim, "run a simulated board; prints its port, runs until interrupted")
     _sim_options(p)
     add("hello", cmd_hello, "who is on the port: firmware, protocol, board, layout")
@@ -127,15 +144,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("play", nargs="+")
     add("undo", cmd_undo, "take back the last step")
     add("hint", cmd_hint, "the play the board would make now (it lights it too)")
-    add("new", cmd_new, "start a new game")
-    add("history", cmd_history, "the game record")
+    add("new", cmd_new, "start a new game: the next of the match, or a new match once it is over")
+    add("history", cmd_history, "the record of the match: every game, its cube actions and "
+        "resignations")
     p = add("config", cmd_config, "show the settings, or set some: KEY=VALUE ...")
     p.add_argument("settings", nargs="*", metavar="KEY=VALUE")
     p = add("press", cmd_press, "press board buttons remotely: p1-p24 BAR OFF ROLL UNDO MENU ...")
     p.add_argument("buttons", nargs="+", metavar="BUTTON")
     p = add("snapshot", cmd_snapshot, "save a picture of the board as it is lit now")
     p.add_argument("file", metavar="FILE.png")
-    p = add("export", cmd_export, "save the game as a Jellyfish .mat file for GNU Backgammon")
+    add("double", cmd_double, "double: the player on roll offers the cube, before rolling")
+    add("take", cmd_take, "take the cube offered (it doubles and is yours)")
+    add("drop", cmd_drop, "drop the cube offered: the doubler wins its value now")
+    p = add("resign", cmd_resign, "the player on roll offers to resign: 1 (a single game), "
+            "2 (a gammon) or 3 (a backgammon), times the cube")
+    p.add_argument("value", metavar="VALUE", help="1, 2, 3 or single, gammon, backgammon")
+    add("accept", cmd_accept, "accept the resignation offered: the game ends with its value")
+    add("reject", cmd_reject, "reject the resignation offered: play goes on")
+    p = add("export", cmd_export, "save the whole match as a Jellyfish .mat file for GNU "
+            "Backgammon; print the Position ID and Match ID of the position now")
     p.add_argument("file", metavar="FILE.mat")
     p = add("deploy", cmd_deploy, "compile the firmware with mpy-cross and copy it to a board")
     p.add_argument("--board", default="pico", help="board module (firmware/hw/boards/NAME.py)")

@@ -180,3 +180,23 @@ class Client:
         if settings:
             return self.call("config", set=settings)
         return self.call("config")
+
+    # the cube and resignations: each acts for the player whose decision it is
+    def double(self) -> dict[str, Any]:
+        return self.call("double")
+
+    def take(self) -> dict[str, Any]:
+        return self.call("take")
+
+    def drop(self) -> dict[str, Any]:
+        return self.call("drop")
+
+    def resign(self, value: int) -> dict[str, Any]:
+        """Offers to resign a single game (1), a gammon (2) or a backgammon (3)."""
+        return self.call("resign", value=value)
+
+    def accept(self) -> dict[str, Any]:
+        return self.call("accept")
+
+    def reject(self) -> dict[str, Any]:
+        return self.call("reject")

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from . import boardinfo, transport
+from . import boardinfo, match_words, transport
 from .client import Client
 from .errors import BadReply, BoardError, LedgammonError, NoSuchPort
 from .wording import RESULTS, board_doing
@@ -68,23 +68,33 @@ def _out(args: argparse.Namespace, reply: dict[str, Any], text: str) -> int:
     return 0
 
 
-def _dice(d: Any) -> str:
+def dice_text(d: Any) -> str:
     return "%d-%d" % (d[0], d[1]) if d else "none"
 
 
 def describe(st: dict[str, Any]) -> str:
     """One line about a `state` reply, for people; the board's own side in the terminal's words."""
+    match = [w for w in (match_words.cube_words(st), match_words.score_words(st)) if w]
     if st.get("phase") == "over":
         result = int(st.get("result") or 0)
-        kind = "a %s" % RESULTS[result] if result in RESULTS else ""
-        return "game %s over: player %s wins %s" % (st.get("game"), st.get("winner"), kind)
+        won, how = match_words.game_points(st)
+        kind = "a %s, " % RESULTS[result] if result in RESULTS and not how else ""
+        tail = " (player %s %s)" % (1 - int(st.get("winner") or 0), how) if how else ""
+        text = "game %s over: player %s wins %s%s%s" % (
+            st.get("game"), st.get("winner"), kind, match_words.points(won), tail)
+        return "; ".join([text] + match + [w for w in [match_words.match_over(st)] if w])
     what = {
         "opening": "the opening roll is next",
         "roll": "player %s to roll" % st.get("turn"),
-        "move": "player %s to move %s" % (st.get("turn"), _dice(st.get("dice"))),
-        "done": "player %s has played %s" % (st.get("turn"), _dice(st.get("dice"))),
+        "move": "player %s to move %s" % (st.get("turn"), dice_text(st.get("dice"))),
+        "done": "player %s has played %s" % (st.get("turn"), dice_text(st.get("dice"))),
     }.get(str(st.get("phase")), str(st.get("phase")))
     parts = ["game %s: %s" % (st.get("game"), what)]
+    ask = match_words.asked(st)
+    if ask:
+        parts.append(ask)
+    elif st.get("may_double"):
+        parts.append("may double")
     if st.get("steps"):
         parts.append("steps " + " ".join(st["steps"]))
     if st.get("phase") == "move":
@@ -94,11 +104,12 @@ def describe(st: dict[str, Any]) -> str:
         parts.append(doing)
     pips = st.get("pips") or [0, 0]
     parts.append("pips %d-%d" % (pips[0], pips[1]))
+    parts += match
     parts.append("position %s" % st.get("position_id"))
     return "; ".join(parts)
 
 
-def _request(
+def request(
     args: argparse.Namespace, cmd: str, text: Callable[[dict[str, Any]], str], **req: Any
 ) -> int:
     """One request; --json prints the raw reply (an error reply still exits non-zero)."""
@@ -127,11 +138,11 @@ def cmd_hello(args: argparse.Namespace) -> int:
         return "ledgammon firmware %s, protocol %d, board %s (%s layout, %d LEDs)" % (
             r["firmware"], r["protocol"], r["board"], r["layout"], r["leds"])
 
-    return _request(args, "hello", text)
+    return request(args, "hello", text)
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    return _request(args, "state", describe)
+    return request(args, "state", describe)
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
@@ -141,16 +152,16 @@ def cmd_roll(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
         if r.get("entering"):
             return "enter the dice on the board"
-        return "player %d rolled %s" % (r["player"], _dice(r["dice"]))
+        return "player %d rolled %s" % (r["player"], dice_text(r["dice"]))
 
     if args.dice:
-        return _request(args, "roll", text, dice=list(args.dice))
-    return _request(args, "roll", text)
+        return request(args, "roll", text, dice=list(args.dice))
+    return request(args, "roll", text)
 
 
 def cmd_move(args: argparse.Namespace) -> int:
     play = " ".join(args.play)
-    return _request(args, "move", lambda r: "moved " + " ".join(r["steps"]), play=play)
+    return request(args, "move", lambda r: "moved " + " ".join(r["steps"]), play=play)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -158,33 +169,18 @@ def cmd_undo(args: argparse.Namespace) -> int:
         step = r.get("step")
         return "took back %s" % step if step else "took back the last entry"
 
-    return _request(args, "undo", text)
+    return request(args, "undo", text)
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
         return "hint: %s (steps to make: %s)" % (r["play"], " ".join(r["steps"]))
 
-    return _request(args, "hint", text)
+    return request(args, "hint", text)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    return _request(args, "new", lambda r: "game %d: a new game" % r["game"])
-
-
-def cmd_history(args: argparse.Namespace) -> int:
-    def text(r: dict[str, Any]) -> str:
-        lines = ["opening %s" % _dice(r["opening"])]
-        for i, t in enumerate(r["turns"]):
-            lines.append(
-                "%3d. player %s %s: %s"
-                % (i + 1, t["player"], _dice(t["dice"]), t["play"] or "(no move)")
-            )
-        if r["winner"] is not None:
-            lines.append("player %s wins (%s)" % (r["winner"], r["result"]))
-        return "\n".join(lines)
-
-    return _request(args, "history", text)
+    return request(args, "new", lambda r: "game %d: a new game" % r["game"])
 
 
 def _setting(item: str) -> tuple[str, Any]:
@@ -202,8 +198,8 @@ def cmd_config(args: argparse.Namespace) -> int:
         return " ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(r["settings"].items()))
 
     if args.settings:
-        return _request(args, "config", text, set=dict(_setting(s) for s in args.settings))
-    return _request(args, "config", text)
+        return request(args, "config", text, set=dict(_setting(s) for s in args.settings))
+    return request(args, "config", text)
 
 
 def cmd_press(args: argparse.Namespace) -> int:
@@ -220,7 +216,7 @@ def cmd_press(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(path: str, what: str, write: Callable[[], None]) -> None:
+def write_file(path: str, what: str, write: Callable[[], None]) -> None:
     """Writes a file once everything in it is known; one line for any failure."""
     try:
         write()
@@ -240,53 +236,8 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
         frame = client.frame()
         st = client.state()
         board = board_of(client)
-    _write(args.file, "the picture", lambda: picture.save_png(frame, board, args.file, st))
+    write_file(args.file, "the picture", lambda: picture.save_png(frame, board, args.file, st))
     print("wrote %s" % args.file)
-    return 0
-
-
-def _done_turn(st: dict[str, Any]) -> dict[str, Any]:
-    """The turn of a `done` state as a record entry, its play in standard notation."""
-    from gammon.notation import find_play
-    from gammon.position import Position
-
-    dice = (st["dice"][0], st["dice"][1]) if st["dice"] else (0, 0)
-    play = find_play(Position.from_id(st["position_id"]), dice, " ".join(st["steps"]))
-    return {"player": st["turn"], "dice": list(dice), "play": str(play)}
-
-
-def _cube(st: dict[str, Any]) -> int:
-    cube = st["cube"]
-    return int(cube["value"] if isinstance(cube, dict) else cube)
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    from . import export
-
-    with connect(args) as client:
-        history = client.history()
-        st = client.state()
-    try:  # the whole file and both IDs first: a record that does not replay writes nothing
-        if st["phase"] == "done":  # a finished play the next ROLL has not yet recorded
-            history["turns"].append(_done_turn(st))
-        score = list(st["score"])
-        if history["winner"] is not None:  # the score before this game
-            score[history["winner"]] -= (history["result"] or 0) * _cube(st)
-        text = export.to_mat(
-            history, match_length=st["match_length"], score=score, game=st["game"] or 1
-        )
-        ids = export.position_id(st), export.match_id(st)
-    except ValueError as exc:
-        raise LedgammonError("cannot export the game on the board: %s" % exc) from None
-
-    def write() -> None:
-        with open(args.file, "w") as f:
-            f.write(text)
-
-    _write(args.file, "the game record", write)
-    print("wrote %s (%d turns)" % (args.file, len(history["turns"])))
-    print("Position ID: %s" % ids[0])
-    print("Match ID: %s" % ids[1])
     return 0
 
 

@@ -22,6 +22,7 @@ from . import boardinfo
 from .board_text import Screen, absolute, draw
 from .curses_display import CursesDisplay, Key, basic8, normalize, xterm256
 from .errors import LedgammonError
+from .match_words import RESIGN_AS, event_words
 
 __all__ = ["CursesDisplay", "LiveView", "basic8", "describe", "loop", "normalize", "run_view",
            "xterm256"]
@@ -29,6 +30,9 @@ LEDS_S, STATE_S, MESSAGE_S = 0.1, 1.0, 4.0  # poll periods and how long a messag
 POINT_BUTTONS = {"BAR", "OFF", "SELECT"} | {"p%d" % k for k in range(1, 25)}
 KEY_BUTTONS = {"r": "ROLL", "u": "UNDO", "m": "MENU", "b": "BAR", "o": "OFF",
                "LEFT": "LEFT", "RIGHT": "RIGHT", " ": "SELECT"}
+# the cube's and the resignations' keys: requests, so they work on either button layout
+KEY_REQUESTS = {"d": "double", "t": "take", "x": "drop", "a": "accept", "j": "reject"}
+RESIGN_KEY = "s"  # then 1, 2 or 3: resign a single game, a gammon or a backgammon
 
 
 class Display(Protocol):
@@ -54,7 +58,7 @@ def describe(ev: Mapping[str, Any]) -> str:
         return "board: %s" % (ev.get("message") or ev.get("code"))
     if kind == "new":
         return "a new game"
-    return ""
+    return event_words(ev)
 
 
 class LiveView:
@@ -75,6 +79,7 @@ class LiveView:
         self.sel: str | None = None  # the button that selected a checker (from the events)
         self.message, self.message_until = "", 0.0
         self.confirm_new = 0.0
+        self.resigning = False  # `s` typed: 1, 2 or 3 next says how much
         self.unicode = True
         self.next_leds = self.next_state = 0.0
 
@@ -152,6 +157,13 @@ class LiveView:
             if button:
                 self.press(button)
             return True
+        if self.resigning:
+            self.resigning = False
+            if key in ("1", "2", "3"):
+                self.act("resign", value=int(key))
+            else:
+                self.say("no resignation")
+            return True
         if key.isdigit() and len(key) == 1:
             self.typed = (self.typed + key)[-2:]
         elif key == "BACKSPACE":
@@ -172,9 +184,24 @@ class LiveView:
             self.new_game()
         elif key == "h":
             self.hint()
+        elif key in KEY_REQUESTS:
+            self.act(KEY_REQUESTS[key])
+        elif key == RESIGN_KEY:
+            self.resigning = True
+            self.say("resign: 1 %s, 2 %s, 3 %s (any other key: no)" % (
+                RESIGN_AS[1], RESIGN_AS[2], RESIGN_AS[3]))
         elif key in KEY_BUTTONS:
             self.press(KEY_BUTTONS[key])
         return True
+
+    def act(self, cmd: str, **args: Any) -> None:
+        """A cube action or resignation (double, take, drop, resign, accept, reject) for the
+        player whose decision it is; the board's refusal is said (a side the board plays, the
+        wrong moment, no cube play)."""
+        reply = self.ask(cmd, **args)
+        if reply is not None and not reply.get("ok", True):
+            self.say("%s: %s" % (cmd, (reply.get("error") or {}).get("message", "refused")))
+        self.next_state = self.next_leds = 0.0
 
     def hint(self) -> None:
         """The board's play for this turn, lit on the board (and said here)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from gammon.notation import format_play, parse_moves
 
+from . import match_words
 from .boardinfo import RGB, colour_name
 
 RESULTS = {1: "single game", 2: "gammon", 3: "backgammon"}
@@ -20,6 +21,12 @@ MENU_ITEMS = ("new game", "brightness", "autoplay", "physical dice", "colours", 
 HELP = {"full": "r:roll u:undo h:hint m:menu b:bar o:off ←→/Enter:cursor 7 Enter:p7 n:new q:quit",
         "minimal": "r:roll u:undo h:hint m:menu ←→:cursor Enter:select 7 Enter:point 7 n:new "
                    "q:quit"}
+# with the cube in play (a match, or money play with the cube): its keys instead of the cursor's
+# and n's (the plain line comes back once the game is over, when n starts the next one)
+CUBE_HELP = {"full": "r:roll u:undo h:hint m:menu b:bar o:off 7 Enter:p7 d:double s:resign q:quit",
+             "minimal": "r:roll u:undo h:hint m:menu ←→ Enter 7 Enter:point 7 d:double s:resign "
+                        "q:quit"}
+ANSWER_HELP = {"double": "t:take x:drop · q:quit", "resign": "a:accept j:reject · q:quit"}
 
 
 def players(state: Mapping[str, Any]) -> tuple[str, str]:
@@ -75,24 +82,40 @@ def next_step(state: Mapping[str, Any], selected: bool = False, layout: str = "f
     if state.get("entering") is not None:
         how = "LEFT/RIGHT then SELECT" if layout == "minimal" else "press your point 1-6"
         return "enter die %d: %s" % (len(state["entering"]) + 1, how)
+    ask = match_words.asked(state, lambda p: _who(state, p))
+    if ask:
+        return ask
     board = _board_step(state)
     if board:
         return board
     if phase == "opening":
         return "opening roll: press ROLL"
     if phase == "roll":
+        if state.get("may_double"):
+            return "roll, or double to %d" % (2 * match_words.cube_value(state))
         return "roll"
     if phase == "move":
         return "select a destination" if selected else "select a checker"
     if phase == "done":
         return "press ROLL to pass the turn (UNDO takes back)"
     if phase == "over":
-        result = int(state.get("result") or 1)
-        points = result * int(state.get("cube") or 1)
-        return "game over: %s, player %s%s wins %d point%s" % (
-            RESULTS.get(result, "game"), state.get("winner"), _who(state, state.get("winner")),
-            points, "" if points == 1 else "s")
+        return over_words(state)
     return "waiting for the board"
+
+
+def over_words(state: Mapping[str, Any]) -> str:
+    """"game over: gammon, player 0 wins 2 points", "game over: player 1 dropped, player 0
+    wins 4 points", with "match over: ..." once the match is."""
+    winner = state.get("winner")
+    won, how = match_words.game_points(state)
+    if how:
+        what = "player %s %s" % (1 - int(winner) if winner in (0, 1) else "?", how)
+    else:
+        what = RESULTS.get(int(state.get("result") or 1), "game")
+    text = "game over: %s, player %s%s wins %s" % (what, winner, _who(state, winner),
+                                                  match_words.points(won))
+    final = match_words.match_over(state)
+    return text + "; " + final if final else text
 
 
 def _who(state: Mapping[str, Any], player: Any) -> str:
@@ -112,7 +135,7 @@ def status_line(state: Mapping[str, Any] | None, colours: list[RGB], selected: b
     selected = selected or state.get("selected", -1) not in (None, -1)
     what = next_step(state, selected, layout)
     parts = [what]
-    if state.get("phase") in ("roll", "move", "done"):
+    if state.get("phase") in ("roll", "move", "done") and not state.get("offer"):
         t = int(state.get("turn") or 0)
         yours = _who(state, t) == " (you)" and state.get("menu") is None
         parts = ["Player %d (%s)%s: %s" % (t, colour_name(colours[t]),
@@ -126,8 +149,14 @@ def status_line(state: Mapping[str, Any] | None, colours: list[RGB], selected: b
     return " · ".join(parts)
 
 
-def help_line(interactive: bool, layout: str) -> str:
-    """The keys of `ledgammon play` for the board's button layout, or watch mode's one key."""
+def help_line(interactive: bool, layout: str, state: Mapping[str, Any] | None = None) -> str:
+    """The keys of `ledgammon play` for the board's button layout and the moment (an offer
+    to answer, the cube in play), or watch mode's one key."""
     if not interactive:
         return "watching (read only) · q quits"
+    offer = (state or {}).get("offer")
+    if isinstance(offer, Mapping) and offer.get("kind") in ANSWER_HELP:
+        return ANSWER_HELP[str(offer["kind"])]
+    if state and match_words.cube_play(state) and state.get("phase") != "over":
+        return CUBE_HELP.get(layout, CUBE_HELP["full"])
     return HELP.get(layout, HELP["full"])
