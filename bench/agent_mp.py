@@ -12,14 +12,15 @@
 # player on roll, before rolling: does it double?) and "take POSITION_ID MATCH_ID LEVEL
 # [interim]" (the player on roll doubles: does the other take?), the position with the
 # player on roll (the doubler) first and gnubg's Match ID before the double; answered
-# "yes EVALUATIONS MICROSECONDS" or "no ...". The board's own decisions (gammon/cube.py, from
-# the network's cubeless chances) decide; where that module is missing, or with "interim",
-# the rule the board had before it: never double, take at 25% or more to win. "rule" is
-# answered "cube" or "interim": the rule that decides without "interim".
+# "yes EVALUATIONS MICROSECONDS" or "no ...". The board's own decisions decide, as its player
+# makes them (gammon/cube_play.py: decide and answer, at the level); where that module is
+# missing, or with "interim", the rule the board had before them: never double, take at 25%
+# or more to win. "rule" is answered "cube" or "interim": the rule used without "interim".
 import sys
 
 from chance import chance
 from gammon import Position
+from gammon.match import Match
 from gammon.matchid import decode
 from gammon.opponent import Opponent
 from gammon.play import check_dice
@@ -38,26 +39,22 @@ except ImportError:  # CPython, for a quick look; the bench runs MicroPython
 
 
 try:
-    from gammon import cube as _cube
+    from gammon import cube_play as _cube_play
 except ImportError:  # a firmware from before the board's cube decisions
-    _cube = None
+    _cube_play = None
 
 _TAKE_POINT = 1024  # 25% of kernels.net.PROB_ONE
 
 
-def _terms(fields):
-    """gammon.cube.Terms for the doubler (the player on roll) from a decoded Match ID."""
-    me = fields["move"]
-    owner = fields["owner"]
-    if owner >= 0:
-        owner = 0 if owner == me else 1
+def _match(fields):
+    """A gammon.match.Match in the state a decoded Match ID gives (before any offer)."""
     n = fields["length"]
+    m = Match(n, True, not fields["jacoby_off"])
     score = (fields["score0"], fields["score1"])
-    away_me = n - score[me] if n else 0
-    away_opp = n - score[1 - me] if n else 0
-    return _cube.Terms(
-        fields["cube"], owner, n, away_me, away_opp, fields["crawford"], not fields["jacoby_off"]
-    )
+    crawford = bool(fields["crawford"])
+    post = bool(n) and not crawford and (n - 1) in score
+    m.resume(score, crawford, post, 2, fields["cube"], fields["owner"])
+    return m
 
 
 def cube_answer(opponent, parts):
@@ -67,22 +64,25 @@ def cube_answer(opponent, parts):
     try:
         position = Position.from_id(parts[1])
         fields = decode(parts[2])
-        if parts[3] not in ("easy", "strong"):
-            raise ValueError("unknown level %r" % parts[3])
+        level = parts[3]
+        if level not in ("easy", "strong"):
+            raise ValueError("unknown level %r" % level)
         interim = len(parts) == 5
         if interim and parts[4] != "interim":
             raise ValueError("unknown rule %r" % parts[4])
+        match = _match(fields)
+        doubler = fields["move"]
         net = opponent.net
         start = ticks_us()
-        board = position.key()
-        net.equity(board, 0)  # the doubler's chances, it on roll
-        p = net.probabilities()
-        if interim or _cube is None:
-            yes = parts[0] == "take" and 4096 - p[0] >= _TAKE_POINT
+        if interim or _cube_play is None:
+            net.equity(position.key(), 0)  # the doubler's chances, it on roll
+            yes = parts[0] == "take" and 4096 - net.probabilities()[0] >= _TAKE_POINT
+        elif parts[0] == "double":
+            # a resignation instead is not played here: the game goes on (no double)
+            yes = _cube_play.decide(net, position, match, doubler, level) == "double"
         else:
-            t = _terms(fields)
-            x = _cube.efficiency(board)
-            yes = _cube.doubles(p, t, x) if parts[0] == "double" else _cube.takes(p, t, x)
+            match.double(doubler)  # the offer on the table, the cube not yet turned
+            yes = _cube_play.answer(net, position, match, doubler, level) == "take"
         took = ticks_diff(ticks_us(), start)
     except Exception as exc:  # a bad request is answered, never fatal
         return "! %s" % (exc,)
@@ -95,7 +95,7 @@ def answer(opponent, line):
     if parts and parts[0] in ("double", "take"):
         return cube_answer(opponent, parts)
     if parts == ["rule"]:  # which cube rule decides when "interim" is not asked for
-        return "interim" if _cube is None else "cube"
+        return "interim" if _cube_play is None else "cube"
     if len(parts) != 5:
         return "! want: POSITION_ID D1 D2 LEVEL SEED"
     try:
