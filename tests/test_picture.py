@@ -162,9 +162,58 @@ def test_the_caption_says_what_the_board_is_doing(midgame, extra, words):
     st = dict(state, selected=None, settings={"players": ["human", "board"]})
     st.update({"turn": 1}, **extra)
     lines = picture.caption(leds, st)
-    assert lines == [wording.status_line(st, player_colours(leds, st)),
-                     "Position ID %s" % state["position_id"]]
+    ids = "Position ID %s" % state["position_id"]
+    if state.get("match_id"):
+        ids += " · Match ID %s" % state["match_id"]
+    assert lines == [wording.status_line(st, player_colours(leds, st)), ids]
     names = [boardinfo.colour_name(c) for c in player_colours(leds, st)]
     assert words.format(*names) in lines[0], lines[0]
     plain = picture.caption(leds, dict(state, selected=None))[0]
     assert "board" not in plain and "your turn" not in plain
+
+
+def _cube_state(midgame, **extra):
+    frame, state = midgame
+    st = dict(state, selected=None, match_length=5, score=[1, 3], cube_on=True, crawford=False,
+              cube=2, cube_owner=1, offer=None)
+    st.update(extra)
+    return frame, st
+
+
+def _ringed(img, place):
+    """Whether the yellow ring of an offer is drawn around `place` (millimetres)."""
+    cx, cy = picture._px(*place)
+    h = 28 * picture.S / 2
+    return any(img.getpixel((round(cx + dx), round(cy - h))) == picture.OFFER
+               for dx in range(-5, 6))
+
+
+def _cube_at(img, place):
+    cx, cy = picture._px(*place)
+    return img.getpixel((round(cx - 8 * picture.S), round(cy - 8 * picture.S))) == picture.CUBE
+
+
+def test_the_picture_shows_the_cube_where_it_stands_and_an_offer(midgame):
+    places = picture.cube_places(BOARD)
+    assert places["0"][1] > places["middle"][1] > places["1"][1]  # player 0 sits below
+    for owner, where in ((1, "1"), (0, "0"), (None, "middle")):
+        frame, st = _cube_state(midgame, cube_owner=owner, cube=2 if owner is not None else 1)
+        img = picture.render(frame, BOARD, st)
+        assert _cube_at(img, places[where]), where
+        assert not [p for p in ("0", "1", "middle") if p != where and _cube_at(img, places[p])]
+        assert not _ringed(img, places["offer0"]) and not _ringed(img, places["offer1"])
+    frame, st = _cube_state(midgame, offer={"kind": "double", "by": 1, "value": 4})
+    img = picture.render(frame, BOARD, st)
+    assert _ringed(img, places["offer0"]) and not _ringed(img, places["offer1"])
+    lines = picture.caption(BOARD.decode(frame), st)
+    assert "player 1 doubles to 4: player 0, take or drop?" in lines[0]
+    assert lines[1] == "cube 2, player 1's · match to 5: 1-3"
+    frame, st = _cube_state(midgame, offer={"kind": "resign", "by": 0, "value": 2})
+    img = picture.render(frame, BOARD, st)
+    assert _ringed(img, places["offer1"]) and not _ringed(img, places["offer0"])
+    assert "player 0 resigns a gammon (4 points): player 1, accept or reject?" in (
+        picture.caption(BOARD.decode(frame), st)[0])
+    assert img.size[1] == picture.render(frame, BOARD, dict(st, offer=None)).size[1]
+    frame, st = midgame  # cubeless money play: no cube drawn
+    img = picture.render(frame, BOARD, dict(st, cube_on=False, match_length=0))
+    assert not [p for p in places if _cube_at(img, places[p])]

@@ -202,10 +202,12 @@ class Recorder:
     def __init__(self, state=None):
         self.info = {"board": "pico", "layout": "full"}
         self.sent = []
+        self.args = []  # every request's arguments, in order
         self.state = state or {"phase": "move", "turn": 0}
 
     def request(self, cmd, **args):
         self.sent.append((cmd, args.get("button")))
+        self.args.append(dict(args, cmd=cmd))
         if cmd == "state":
             return dict(self.state, ok=True)
         if cmd == "leds":
@@ -592,3 +594,139 @@ def test_the_live_loop_plays_against_the_board():
     said = {m.group(1) for m in found if m}
     theirs = {t["play"] for t in turns if t["player"] == 1 and t["play"]}
     assert said and said <= theirs  # the board's plays in the engine's notation
+
+
+def _mid(**fields):
+    """A Match ID with these fields (the rest: a 5-point match in play, cube 1 centred)."""
+    from gammon.matchid import encode
+
+    base = {"cube": 1, "owner": -1, "move": 0, "crawford": False, "state": 1, "turn": 0,
+            "doubled": False, "resigned": 0, "die1": 0, "die2": 0, "length": 5, "score0": 0,
+            "score1": 0, "jacoby_off": True}
+    base.update(fields)
+    return encode(base)
+
+
+MATCH = {"match_length": 5, "score": [2, 1], "cube_on": True, "cube": 1, "cube_owner": None,
+         "offer": None, "crawford": False, "match_over": False, "match_winner": None}
+AGAINST = {"settings": {"players": ["human", "board"]}}
+
+
+@pytest.mark.parametrize(
+    "state, words",
+    [
+        ({"phase": "roll", "turn": 0, "offer": {"kind": "double", "by": 0, "value": 2}},
+         "player 0 doubles to 2: player 1, take or drop?"),
+        ({"phase": "roll", "turn": 1, "cube": 2, "offer": {"kind": "resign", "by": 1, "value": 2}},
+         "player 1 resigns a gammon (4 points): player 0, accept or reject?"),
+        (dict(AGAINST, phase="roll", turn=1, offer={"kind": "double", "by": 1, "value": 4}),
+         "player 1 (the board) doubles to 4: player 0 (you), take or drop?"),
+        (dict(AGAINST, phase="move", turn=0, dice=[3, 1],
+              offer={"kind": "resign", "by": 0, "value": 3}),
+         "player 0 (you) resigns a backgammon (3 points): player 1 (the board), accept or"),
+        ({"phase": "roll", "turn": 1, "may_double": True, "cube": 2, "cube_owner": 1},
+         "Player 1 (red): roll, or double to 4"),
+        ({"phase": "over", "winner": 1, "result": 1, "cube": 4, "cube_owner": 0,
+          "match_id": _mid(cube=4, owner=0, state=4)},
+         "game over: player 0 dropped, player 1 wins 4 points"),
+        ({"phase": "over", "winner": 0, "result": 1, "cube": 2,
+          "match_id": _mid(cube=2, state=3, resigned=2)},
+         "game over: player 1 resigned, player 0 wins 4 points"),
+        ({"phase": "over", "winner": 1, "result": 2, "cube": 2, "score": [2, 5],
+          "match_over": True, "match_winner": 1, "match_id": _mid(cube=2, state=2)},
+         "game over: gammon, player 1 wins 4 points; match over: player 1 wins 2-5"),
+    ],
+)
+def test_the_status_line_says_what_is_asked_and_of_whom(state, words):
+    st = dict(MATCH, pips=[167, 160], **state)
+    line = wording.status_line(st, [(255, 255, 255), (200, 0, 10)])
+    assert words in line, line
+    scr = board_text.draw(b"", st, BOARD)
+    shown = line.replace("(red)", "(dark)").replace("(white)", "(dark)")  # no frame: no colours
+    assert shown[:board_text.WIDTH] in scr.lines()[board_text.STATUS]
+    panel = [ln[board_text.PANEL:].rstrip() for ln in scr.lines()]
+    assert "game 1 · 5 pt %d-%d" % tuple(st["score"]) in panel
+    owner = st.get("cube_owner")
+    assert "cube %d · %s" % (st["cube"], "middle" if owner is None else "player %d" % owner) in (
+        panel)
+    offer = st.get("offer")
+    help_line = scr.lines()[-1]
+    if offer:
+        doubled = offer["kind"] == "double"
+        assert "P%d %s" % (offer["by"], "doubles to" if doubled else "resigns") in panel[19]
+        assert panel[20] == "P%d to answer" % (1 - offer["by"])
+        assert help_line.startswith("t:take x:drop" if doubled else "a:accept j:reject")
+    elif st["phase"] != "over":
+        assert "d:double s:resign" in help_line and len(help_line.rstrip()) <= 80
+    if st.get("match_over"):
+        assert "match over" in panel
+
+
+def test_the_panel_marks_the_crawford_game_and_money_play():
+    st = dict(MATCH, phase="roll", turn=0, score=[4, 2], crawford=True)
+    panel = [ln[board_text.PANEL:].rstrip() for ln in board_text.draw(b"", st, BOARD).lines()]
+    assert "Crawford game" in panel
+    st = dict(st, phase="over", winner=1, result=1)
+    panel = [ln[board_text.PANEL:].rstrip() for ln in board_text.draw(b"", st, BOARD).lines()]
+    assert "next: Crawford" in panel
+    money = {"phase": "roll", "turn": 0, "match_length": 0, "score": [3, 1], "cube_on": True,
+             "cube": 2, "cube_owner": 0}
+    scr = board_text.draw(b"", money, BOARD)
+    panel = [ln[board_text.PANEL:].rstrip() for ln in scr.lines()]
+    assert "game 1 · money" in panel and "cube 2 · player 0" in panel
+    assert "d:double" in scr.lines()[-1]
+    plain = board_text.draw(b"", {"phase": "roll", "turn": 0, "cube_on": False}, BOARD)
+    assert not [ln for ln in plain.lines() if "cube" in ln]  # cubeless money play: as before
+    assert plain.lines()[-1].rstrip() == wording.HELP["full"]
+
+
+@pytest.mark.parametrize("layout", ["full", "minimal"])
+def test_the_cube_keys_ask_the_board(layout):
+    client, view = live(dict(MATCH, phase="roll", turn=0))
+    view.layout = layout
+    for key in ("d", "t", "x", "a", "j", "s", "2", "s", "r", "s", "ESC"):
+        assert view.key(key) is True
+    asked = [a for a in client.args if a["cmd"] not in ("state", "leds")]
+    assert asked == [{"cmd": "double"}, {"cmd": "take"}, {"cmd": "drop"}, {"cmd": "accept"},
+                     {"cmd": "reject"}, {"cmd": "resign", "value": 2}]  # s r, s Esc: no
+    assert "no resignation" in view.screen().lines()[board_text.STATUS + 1]
+    view.key("s")
+    assert "1 a single game, 2 a gammon, 3 a backgammon" in view.screen().lines()[
+        board_text.STATUS + 1]
+
+
+def test_a_refused_cube_action_is_said():
+    class Refusing(Recorder):
+        def request(self, cmd, **args):
+            if cmd in ("double", "take"):
+                return {"ok": False, "error": {"code": "wrong_phase",
+                                               "message": "no doubling in the Crawford game"}}
+            return super().request(cmd, **args)
+
+    client = Refusing(dict(MATCH, phase="roll", turn=0))
+    view = terminal.LiveView(client, True, clock=lambda: 0.0)
+    view.poll()
+    view.key("d")
+    assert "double: no doubling in the Crawford game" in view.screen().lines()[
+        board_text.STATUS + 1]
+
+
+@pytest.mark.parametrize(
+    "event, words",
+    [
+        ({"event": "double", "by": 0, "cube": 2}, "Player 0 doubles to 2"),
+        ({"event": "take", "by": 1, "cube": 2}, "Player 1 takes: the cube is at 2"),
+        ({"event": "drop", "by": 1, "winner": 0, "points": 2},
+         "Player 1 drops: player 0 wins 2 points"),
+        ({"event": "resign", "by": 0, "value": 3}, "Player 0 resigns a backgammon"),
+        ({"event": "accept", "by": 1, "winner": 1, "points": 6},
+         "Player 1 accepts: player 1 wins 6 points"),
+        ({"event": "reject", "by": 1}, "Player 1 rejects the resignation: play on"),
+        ({"event": "over", "winner": 0, "result": 2, "points": 4, "score": [4, 1],
+          "match_over": False}, "Player 0 wins 4 points (4-1)"),
+        ({"event": "over", "winner": 1, "result": 1, "points": 1, "score": [4, 5],
+          "match_over": True}, "Player 1 wins 1 point, the match (4-5)"),
+    ],
+)
+def test_cube_events_are_told(event, words):
+    assert terminal.describe(event) == words

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from . import boardinfo, resources
+from . import boardinfo, match_words, resources
 from .board_text import player_colours
 from .boardinfo import RGB, Board
 from .wording import status_line
@@ -29,6 +29,8 @@ CAPTION = 70
 BACK, WOOD, FELT, TRAY = (22, 22, 26), (96, 64, 40), (24, 66, 48), (18, 50, 37)
 TRIANGLES = ((222, 200, 160, 70), (150, 50, 36, 90))
 DARK_LED, DARK_RIM, TEXT = (46, 46, 46), (84, 84, 84), (235, 225, 205)
+CUBE, CUBE_INK, OFFER = (238, 232, 214), (30, 30, 30), (255, 200, 40)
+LINE = 32  # caption pixels per line
 
 
 def _px(x: float, y: float) -> tuple[float, float]:
@@ -79,7 +81,8 @@ def render(frame: bytes | bytearray, board: Board | str,
     if isinstance(board, str):
         board = boardinfo.load(board)
     bw, bh = board.geometry.get("board", (660, 620))
-    size = (int(bw * S + 2 * MARGIN), int(bh * S + 2 * MARGIN + (CAPTION if state else 0)))
+    extra = CAPTION + LINE * max(0, len(caption({}, state)) - 2) if state else 0
+    size = (int(bw * S + 2 * MARGIN), int(bh * S + 2 * MARGIN + extra))
     img = Image.new("RGB", size, BACK)
     _board_shapes(img, board)
     glow = Image.new("RGB", size, (0, 0, 0))
@@ -105,8 +108,57 @@ def render(frame: bytes | bytearray, board: Board | str,
         else:
             d.ellipse(box, fill=DARK_LED, outline=DARK_RIM, width=max(1, int(S)))
     if state:
+        _cube(img, board, state)
         _caption(img, leds, state, int(bh * S + 2 * MARGIN))
     return img
+
+
+def cube_places(board: Board) -> dict[str, tuple[float, float]]:
+    """Where the cube is drawn (millimetres): "middle", and "0"/"1" on each player's side,
+    in the free band across the board's middle beside the cube's LED rows; "offer0" and
+    "offer1" where an offer waits for that player's answer, in the bar's middle."""
+    g = board.geometry
+    segs = g.get("segments", {})
+    top, bottom = g.get("edges", (20, 600))
+    mid = (top + bottom) / 2
+    rows = [segs.get("cube1", {}).get("base"), segs.get("cube0", {}).get("base")]
+    ys = [r[1] if r else mid + (20 if p else -20) for p, r in enumerate(rows)]
+    field = (g.get("playing_field") or [[20, 260]])[0]
+    bar = g.get("bar", (field[1], field[1] + 60))
+    x = field[1] - 0.09 * (field[1] - field[0])  # just left of the bar
+    bx = (bar[0] + bar[1]) / 2
+    return {"middle": (x, mid), "1": (x, ys[0]), "0": (x, ys[1]),
+            "offer1": (bx, ys[0]), "offer0": (bx, ys[1])}
+
+
+def _box(d: ImageDraw.ImageDraw, at: tuple[float, float], text: str, fill: RGB,
+         ring: RGB | None, size: float = 24) -> None:
+    cx, cy = _px(*at)
+    h = size * S / 2
+    d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=int(3 * S), fill=fill,
+                        outline=ring or CUBE_INK, width=int(S * (2 if ring else 1)))
+    d.text((cx, cy), text, fill=CUBE_INK, font=_font(int(size * S * (0.6 if len(text) < 3
+                                                                     else 0.4))), anchor="mm")
+
+
+def _cube(img: Image.Image, board: Board, state: Mapping[str, Any]) -> None:
+    """The cube where it stands with its value (64 while centred at 1, as on a real board),
+    and an offer waiting on the side of the player who must answer: the cube offered, or
+    a flag with the resignation's 1, 2 or 3, ringed in yellow."""
+    if not match_words.cube_play(state) or state.get("cube_on") is False:
+        return
+    places = cube_places(board)
+    d = ImageDraw.Draw(img)
+    value, owner = match_words.cube_value(state), match_words.cube_owner(state)
+    shown = "64" if value == 1 and owner < 0 else str(value)
+    _box(d, places["middle" if owner < 0 else str(owner)], shown, CUBE, None)
+    offer = state.get("offer")
+    if isinstance(offer, Mapping) and offer.get("by") in (0, 1):
+        to = 1 - int(offer["by"])
+        n = int(offer.get("value") or 0)
+        text = str(n) if offer.get("kind") == "double" else "R%d" % n
+        _box(d, places["offer%d" % to], text, CUBE if text[0] != "R" else (250, 250, 250),
+             OFFER, 28)
 
 
 def _lighter(c: RGB) -> RGB:
@@ -115,11 +167,15 @@ def _lighter(c: RGB) -> RGB:
 
 def caption(leds: Mapping[str, list[RGB]], state: Mapping[str, Any]) -> list[str]:
     """The caption's lines: the terminal's status line (wording.py: whose turn, what to do
-    or what the board is doing, dice, pips), then the Position ID."""
+    or what is asked and of whom, what the board is doing, dice, pips); with the cube in
+    play, the cube and the score; then the Position ID and the Match ID."""
     lines = [status_line(state, player_colours(leds, state))]
-    pid = state.get("position_id")
+    match = [w for w in (match_words.cube_words(state), match_words.score_words(state)) if w]
+    if match:
+        lines.append(" · ".join(match))
+    pid, mid = state.get("position_id"), state.get("match_id")
     if pid:
-        lines.append("Position ID %s" % pid)
+        lines.append("Position ID %s" % pid + (" · Match ID %s" % mid if mid else ""))
     return lines
 
 
@@ -127,7 +183,7 @@ def _caption(img: Image.Image, leds: dict[str, list[RGB]], state: Mapping[str, A
              y: int) -> None:
     d = ImageDraw.Draw(img)
     for i, line in enumerate(caption(leds, state)):
-        d.text((MARGIN, y + 32 * i), line, fill=(TEXT, (170, 170, 170))[min(i, 1)],
+        d.text((MARGIN, y + LINE * i), line, fill=(TEXT, (170, 170, 170))[min(i, 1)],
                font=_font(22 if i == 0 else 18))
 
 
