@@ -25,6 +25,7 @@ from players import (  # noqa: E402
     money_equity,
 )
 from strength import CUBE_SEED, SEEDS, counts, in_pairs, play_pairing  # noqa: E402
+from strength_build import build_at  # noqa: E402
 from strength_cube import (  # noqa: E402
     BoardCubePlayer,
     CubeAgent,
@@ -34,7 +35,7 @@ from strength_cube import (  # noqa: E402
     play_cube_game,
 )
 from strength_gnubg import CubeAnalysis, Gnubg, GnubgCubePlayer, match_id  # noqa: E402
-from strength_judge import judge  # noqa: E402
+from strength_judge import arises, errors, judge  # noqa: E402
 
 WEIGHTS = os.path.join(os.path.dirname(BENCH), "firmware", "weights.bin")
 WORST = [("AAAA/3+UUkpJKQ", (1, 1)), ("d7cNAABUqqqqAA", (1, 1))]
@@ -404,3 +405,25 @@ def test_agent_cube_requests(agent_dir):
     finally:
         agent.close()
     assert agent.proc.returncode == 0
+
+
+def test_judged_decisions_are_the_ones_that_arise(oracle):
+    """A no double at the start is no decision (gnubg would not analyse it); a missed double
+    in a double/pass is one, and costs what gnubg 2-ply says."""
+    money = match_id(Match(0), 0)
+    start = Position.start().position_id()
+    missed = Decision("double", DOUBLE_PASS, money, False, True)
+    quiet = Decision("double", start, money, False, True)
+    assert not arises(oracle, quiet) and arises(oracle, missed)
+    (j,) = judge(oracle, [quiet, missed, quiet], 5)
+    a = oracle.analyse_id(DOUBLE_PASS, money, 2)
+    assert j.decision == missed and not j.right and j.loss == pytest.approx(a.drop - a.no_double)
+    e = errors([j, j])
+    assert (e.decisions, e.wrong, e.kinds["no double"], e.se) == (2, 2, 2, 0.0)
+
+
+def test_the_agent_is_built_from_a_commit(tmp_path):
+    full, left = build_at("HEAD", str(tmp_path))
+    assert len(full) == 40 and left == []
+    for name in ("gammon/position.mpy", "gammon/opponent.mpy", "kernels/net.mpy", "agent_mp.mpy"):
+        assert (tmp_path / name).is_file(), name
