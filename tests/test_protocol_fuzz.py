@@ -24,6 +24,7 @@ import tempfile
 from typing import Any
 
 import pytest
+from bad_utf8 import BAD_UTF8
 from control.boot import boot
 from gammon.dice import Dice, SeededBytes
 from hw.storage import GAME, Store
@@ -427,22 +428,6 @@ def test_fuzz_control_bytes_with_silences_stop_only_at_the_exact_escape(chunks, 
     assert judge.replies[-1]["id"] == "check" and judge.replies[-1]["ok"], judge.replies
     assert judge.replies[-1]["position_id"] == ctl.game.position.position_id()
     _BOARDS.pop((seed, 6), None)  # times moved on: the next example boots afresh
-
-
-BAD_UTF8 = [
-    b"\xc0\xaf",
-    b"\xe0\x80\xaf",
-    b"\xf0\x80\x80\xaf",
-    b"\xf4\x90\x80\x80",
-    b"\xed\xa0\x80",
-    b"\xed\xbf\xbf",
-    b"\xc1\xbf",
-    b"\xf5\x80\x80\x80",
-    b"\x80",
-    b"\xc3",
-    b"\xe2\x82",
-    b"\xff",
-]
 
 
 @settings(FUZZ, max_examples=300)

@@ -3,48 +3,13 @@
 # characters, the line limit with CRLF, and the validity of every line written.
 # A Protocol with no controller behind it (`hello` needs none): small enough for the
 # board's heap. Runs under CPython (pytest) and MicroPython (tests/mprun.py).
-import json
-
-from kernels.textcheck import bad_at
+from bad_utf8 import BAD_UTF8
+from jsonwire import INFO, Wire
+from jsonwire import ask as _ask
+from jsonwire import one as _one
 from link.lines import MAX_LINE, write_json
 from link.outbox import Outbox
 from link.protocol import Protocol
-
-INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
-
-
-class Wire:
-    """What the protocol wrote, as lines: each must be valid UTF-8 (checked strictly, on
-    either interpreter) and JSON."""
-
-    def __init__(self):
-        self.chunks = []
-
-    def __call__(self, b):
-        self.chunks.append(bytes(b))
-
-    def take(self):
-        text = b"".join(self.chunks)
-        self.chunks = []
-        assert not text or text.endswith(b"\n"), text
-        out = []
-        for line in text.split(b"\n")[:-1]:
-            assert bad_at(line, 0, len(line)) < 0, line
-            out.append(json.loads(line.decode("utf-8")))
-        return out
-
-
-def _ask(proto, wire, line, now=0):
-    """Feeds one line; returns (replies, events)."""
-    proto.feed(line, now)
-    objs = wire.take()
-    return [o for o in objs if "event" not in o], [o for o in objs if "event" in o]
-
-
-def _one(proto, wire, line, now=0):
-    replies, _ = _ask(proto, wire, line, now)
-    assert len(replies) == 1, replies
-    return replies[0]
 
 
 def _make():
@@ -141,20 +106,6 @@ def test_a_full_line_with_crlf_and_an_overlong_line_after_a_pause():
     r = _one(proto, wire, b'{"cmd":"hello","id":8}\n', 5001)
     assert r["ok"] and r["id"] == 8
     _done(ctl)
-
-
-BAD_UTF8 = (
-    b"\xc0\xaf",
-    b"\xe0\x80\xaf",
-    b"\xf0\x80\x80\xaf",
-    b"\xf4\x90\x80\x80",
-    b"\xed\xa0\x80",
-    b"\xed\xbf\xbf",
-    b"\xc3",
-    b"\x80",
-    b"\xff",
-    b"\xe2\x82",
-)
 
 
 def test_invalid_utf8_anywhere_is_bad_json_and_ids_go_back_only_when_valid():

@@ -1,33 +1,7 @@
 # Test helpers for the protocol: a controller behind a Protocol, its lines taken back as JSON.
-import json
-
 import fakes
-from kernels.textcheck import bad_at
+from jsonwire import INFO, Wire, ask, one  # noqa: F401 (the protocol tests take them from here)
 from link.protocol import Protocol
-
-INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
-
-
-class Wire:
-    """What the protocol wrote, as lines."""
-
-    def __init__(self):
-        self.chunks = []
-
-    def __call__(self, b):
-        self.chunks.append(bytes(b))
-
-    def take(self):
-        """The JSON objects written since the last take: each line must be valid UTF-8 (the
-        strict check of the firmware's own textcheck, on either interpreter) and parse."""
-        text = b"".join(self.chunks)
-        self.chunks = []
-        assert not text or text.endswith(b"\n"), text
-        out = []
-        for line in text.split(b"\n")[:-1]:
-            assert bad_at(line, 0, len(line)) < 0, line
-            out.append(json.loads(line.decode("utf-8")))
-        return out
 
 
 def make(seed=3):
@@ -37,19 +11,6 @@ def make(seed=3):
     proto = Protocol(ctl, INFO, wire, 0)
     ctl.emit = proto.event
     return proto, ctl, wire
-
-
-def ask(proto, wire, line, now=0):
-    """Feeds one line; returns (replies, events)."""
-    proto.feed(line, now)
-    objs = wire.take()
-    return [o for o in objs if "event" not in o], [o for o in objs if "event" in o]
-
-
-def one(proto, wire, line, now=0):
-    replies, _ = ask(proto, wire, line, now)
-    assert len(replies) == 1, replies
-    return replies[0]
 
 
 def snap(ctl):
