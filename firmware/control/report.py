@@ -2,7 +2,7 @@
 from display.view import point_of
 from gammon.play import Play, legal_plays
 from gammon.position import Position
-from model.game import DONE, MOVE, OVER, PHASES, ROLL, hop_text
+from model.game import DONE, MOVE, OVER, PHASES, hop_text
 
 # model/matchplay.py and model/past.py (and gammon.match, ~10 KB of heap) are imported only
 # where a match needs them: cubeless money play answers `state` without them.
@@ -45,7 +45,7 @@ def match_state(g, d):
     if mp:
         m = mp.match
         d["cube"], owner, d["score"] = m.cube, m.owner, list(m.score)
-        d["may_double"] = g.phase == ROLL and m.may_double(g.turn)
+        d["may_double"] = g.may_double
         d["offer"] = offer(m)
         d["crawford"], d["match_over"] = m.crawford, m.over()
         d["match_winner"] = m.match_winner() if m.over() else None
@@ -113,11 +113,20 @@ def _turns(pos, first, record):
 
 
 def turns(g):
-    """The record's turns as {"player", "dice", "play"}, one at a time (for streaming)."""
-    from model.past import record_text
-
+    """The record's turns as {"player", "dice", "play"}, one at a time (for streaming),
+    read from the game's compact record (no text of it all is built)."""
     pos = g.start[0] if g.start else Position.start()
-    return _turns(pos, g.first, record_text(g))
+    for i in range(len(g.codes)):
+        r = g.rolls[i]
+        code = g.codes[i]
+        d1, d2 = r >> 3, r & 7
+        text = ""
+        if code:
+            play = Play(pos, (d1, d2), code)
+            text = str(play)
+            pos = play.result
+        yield {"player": (g.first + i) & 1, "dice": [d1, d2], "play": text}
+        pos = pos.swap()
 
 
 def actions(text):
@@ -125,10 +134,12 @@ def actions(text):
     {"turn": the turn's index in "turns", "rolled": after its dice were thrown, "player",
     "action": double/take/drop/resign/accept/reject, "value": the cube offered or taken,
     the resignation's 1-3}."""
+    out = []
+    if not text:  # no action: the match code is not loaded for it
+        return out
     from model.matchplay import A_DOUBLE, A_RESIGN, A_TAKE
     from model.past import ACTIONS
 
-    out = []
     cube = value = 1
     for i in range(0, len(text), 5):
         slot, act, player = int(text[i : i + 3], 16), int(text[i + 3]), int(text[i + 4])
@@ -143,16 +154,23 @@ def actions(text):
     return out
 
 
-def _past(p):
-    """A finished game of the match, as `history` lists it."""
-    from model.matchplay import ENDS
+_ENDS = (None, "played", "resigned", "dropped")  # gammon.match's PLAYED, RESIGNED, DROPPED
 
+
+def _start(g):
+    return {"position_id": g.start[0].position_id(), "turn": g.start[1]} if g.start else None
+
+
+def _past(p, listed):
+    """A finished game of the match, as `history` lists it (its turns read from its record
+    text one at a time; `listed` False: a generator)."""
     pos = Position.from_id(p.start[0]) if p.start else Position.start()
+    t = _turns(pos, p.first, p.record) if p.record is not None else iter(())
     return {
         "game": p.number,
         "opening": p.opening,
         "start": {"position_id": p.start[0], "turn": p.start[1]} if p.start else None,
-        "turns": list(_turns(pos, p.first, p.record)) if p.record is not None else [],
+        "turns": list(t) if listed else t,
         "moves": p.record is not None,  # False: the moves were dropped for room
         "actions": actions(p.acts),
         "score": [p.before[0], p.before[1]],
@@ -160,33 +178,49 @@ def _past(p):
         "winner": p.winner,
         "result": p.result,
         "points": p.points,
-        "ended": ENDS[p.how],
+        "ended": _ENDS[p.how],
     }
 
 
-def _games(g):
-    from model.past import acts_text
+def _current(g, listed):
+    """The game in play as the last of `history`'s games. Cubeless money play (no
+    MatchPlay): its game stands alone, played with the cube at 1, the match code unloaded."""
+    mp = g.mp
+    over = g.phase == OVER
+    if mp:
+        from model.past import acts_text
 
-    for p in g.games:
-        yield _past(p)
-    m = g.match
-    b = g.mp.before
-    yield {
-        "game": m.game_number,
+        m = mp.match
+        number, acts, b = m.game_number, actions(acts_text(mp)), mp.before
+        points, ended = (m.points, _ENDS[m.ended]) if over else (None, None)
+    else:
+        b = list(g.plain)
+        if over:
+            b[g.winner] -= g.result
+        number, acts, b = 1, [], (b[0], b[1], False)
+        points, ended = (g.result, "played") if over else (None, None)
+    t = turns(g)
+    return {
+        "game": number,
         "opening": g.opening,
-        "start": (
-            {"position_id": g.start[0].position_id(), "turn": g.start[1]} if g.start else None
-        ),
-        "turns": list(turns(g)),
+        "start": _start(g),
+        "turns": list(t) if listed else t,
         "moves": True,
-        "actions": actions(acts_text(g.mp)),
+        "actions": acts,
         "score": [b[0], b[1]],
         "crawford": b[2],
         "winner": g.winner,
         "result": g.result,
-        "points": g.points,
-        "ended": g.ended,
+        "points": points,
+        "ended": ended,
     }
+
+
+def _games(g, listed):
+    if g.mp:
+        for p in g.mp.games:
+            yield _past(p, listed)
+    yield _current(g, listed)
 
 
 def history(g, listed=True):
@@ -194,22 +228,22 @@ def history(g, listed=True):
     "games": every game of the match so far, the current one last, with its turns, cube
     actions and resignations, the score before it, Crawford, result, points and end.
 
-    With `listed` False, "games" is a generator (a long match's list is many KB).
+    With `listed` False, "turns" and "games" are generators, and so are each game's
+    "turns" (a long match's lists are many KB): nothing of it is built in one piece.
     """
-    m = g.match
+    mp = g.mp
+    t = g.terms
     return {
         "opening": g.opening,
-        "turns": list(turns(g)),
+        "turns": list(turns(g)) if listed else turns(g),
         "winner": g.winner,
         "result": g.result,
         "game": g.game_number,
         # a game set up from a position, not the start: exporters must know
-        "start": (
-            {"position_id": g.start[0].position_id(), "turn": g.start[1]} if g.start else None
-        ),
-        "cube": g.cube,
-        "match_length": m.length,
-        "jacoby": m.jacoby,
-        "cube_on": m.cube_on,
-        "games": _games(g) if not listed else list(_games(g)),
+        "start": _start(g),
+        "cube": mp.match.cube if mp else 1,
+        "match_length": t[0],
+        "jacoby": t[2],
+        "cube_on": t[1],
+        "games": list(_games(g, True)) if listed else _games(g, False),
     }

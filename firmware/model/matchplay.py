@@ -211,23 +211,16 @@ def _match_id(g):
 
 
 ENDS = (None, "played", "resigned", "dropped")  # gammon.match's PLAYED, RESIGNED, DROPPED
-def _history(g):
-    """[[player, d1, d2, play_code], ...]: one per finished turn of `g` (code 0: no move)."""
-    out = []
-    for i in range(len(g.codes)):
-        r = g.rolls[i]
-        out.append([(g.first + i) & 1, r >> 3, r & 7, g.codes[i]])
-    return out
 
 
-GAME = {
-    "history": _history,
+GAME = {  # (the views cubeless money play answers itself are model/game.py's properties)
     "match": lambda g: g._play().match,
-    "cube": lambda g: g.mp.match.cube if g.mp else 1,
-    "cube_owner": lambda g: g.mp.match.owner if g.mp else -1,
-    "match_length": lambda g: g.terms[0],
-    "score": lambda g: list(g.mp.match.score if g.mp else g.plain),
-    "games": lambda g: g.mp.games if g.mp else [],
+    "cube": lambda g: g.mp.match.cube,  # (a MatchPlay is made: model/game.py's _PLAIN)
+    "cube_owner": lambda g: g.mp.match.owner,
+    "crawford": lambda g: g.mp.match.crawford,
+    "match_over": lambda g: g.mp.match.over(),
+    "match_winner": lambda g: g.mp.match.match_winner() if g.mp.match.over() else None,
+    "games": lambda g: g.mp.games,
     # what the winner scored with this game, how it ended (None while it goes on)
     "points": lambda g: g._play().match.points if g.phase == _OVER else None,
     "ended": lambda g: ENDS[g._play().match.ended] if g.phase == _OVER else None,

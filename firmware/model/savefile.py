@@ -8,9 +8,9 @@
 # MicroPython's json turns into one) out of the strings read back and the error reported.
 import json
 
-from gammon.match import DROPPED, MAX_LENGTH, PLAYED, RESIGNED
 from gammon.play import Play
 from gammon.position import Position
+from kernels.compat import const
 
 from model.game import (
     DONE,
@@ -20,9 +20,21 @@ from model.game import (
     ROLL,
     VERSION,
 )
-from model.matchplay import A_ACCEPT, A_DOUBLE, A_DROP, A_REJECT, A_RESIGN, A_TAKE
-from model.past import Past, acts_text
 from model.settings import KEYS, SETTINGS_VERSION
+
+# model/matchplay.py's actions and gammon.match's ends and longest match, copied here so a
+# save of cubeless money play loads without the match code (gammon.match, model.matchplay,
+# model.past: ~15 KB of heap), which is imported only for a save with a match in it.
+A_DOUBLE = const(1)
+A_TAKE = const(2)
+A_DROP = const(3)
+A_RESIGN = const(4)
+A_ACCEPT = const(7)
+A_REJECT = const(8)
+PLAYED = const(1)
+RESIGNED = const(2)
+DROPPED = const(3)
+MAX_LENGTH = const(25)
 
 
 def load_settings(settings, text):
@@ -164,6 +176,8 @@ def _replay_past(m, e, number):
     value = m.offer_value if how == RESIGNED else 1
     if m.ended != how or m.winner != winner or (how != PLAYED and value != result):
         raise ValueError("bad save: a finished game's end differs from its actions")
+    from model.past import Past
+
     p = Past(number, opening, start, first, record, e[4], before, how, winner, result,
              m.points)
     m.next_game()
@@ -246,7 +260,8 @@ def _load(cls, d):
     if g.phase == DONE and (phase != OVER or k < len(acts)):
         g.pass_turn()
     k = _actions(g, acts, k, 2 * turns)
-    if g.phase == ROLL and d["d"] is not None and (phase != ROLL or g.match.offer):
+    offer = g.mp and g.mp.match.offer
+    if g.phase == ROLL and d["d"] is not None and (phase != ROLL or offer):
         if not g.roll(_pair(d["d"], 1, 6)):
             raise ValueError("bad save: a turn without a legal move")
     if g.phase in (MOVE, DONE):
@@ -264,9 +279,11 @@ def _load(cls, d):
         raise ValueError("bad save: the position differs from the record's")
     if phase == OVER and (g.winner != d["w"] or g.result != d["r"]):
         raise ValueError("bad save: the result differs from the record's")
-    if g.score != list(_pair(d["sc"], 0, 1 << 20)):
+    if (g.mp.match.score if g.mp else g.plain) != list(_pair(d["sc"], 0, 1 << 20)):
         raise ValueError("bad save: the score differs from the match's")
     if "b" in d:
+        from model.past import acts_text
+
         m = g.mp.match if g.mp else None
         x = [m.cube, m.owner, m.offer, m.offer_by, m.offer_value, m.crawford,
              m.post_crawford] if m else [1, -1, 0, -1, 0, False, False]

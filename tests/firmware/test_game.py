@@ -207,14 +207,14 @@ def test_version_1_saves_load_as_money_play():
     g = _load(V1_MOVE)
     assert g.game_number == 3 and g.phase == DONE and g.turn == 1 and g.dice == (6, 4)
     assert len(g.steps()) == 2 and g.score == [0, 0] and g.cube == 1 and g.match_length == 0
-    assert not g.match.cube_on  # the cubeless game it was
+    assert g.mp is None and not g.terms[1]  # the cubeless game it was: no match code made
     assert roundtrip(g).to_json() == g.to_json()
     over = _load(V1_OVER)  # the saved score includes the game's gammon
     assert over.phase == OVER and over.winner == 0 and over.result == 2
     assert over.score == [5, 3] and over.points == 2 and over.ended == "played"
     over.new_game()
     assert over.score == [5, 3] and over.phase == OPENING
-    assert over.games == [] and over.mp is None  # cubeless money games stand alone
+    assert not over.games and over.mp is None  # cubeless money games stand alone
     roundtrip(over)
     for bad in (V1_OVER.replace('"sc":[5,3]', '"sc":[1,3]'),  # less than the gammon won
                 V1_MOVE.replace('"ml":0', '"ml":26'),
