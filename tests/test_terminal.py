@@ -730,3 +730,22 @@ def test_a_refused_cube_action_is_said():
 )
 def test_cube_events_are_told(event, words):
     assert terminal.describe(event) == words
+
+
+def test_the_cube_leds_are_drawn_across_the_middle():
+    """Both rows of the cube's LEDs (player 1's above player 0's) in one line of cells under
+    points 11-9, as the board has them; a frame without them leaves the line dark."""
+    assert "cube0" in BOARD.segments and "cube1" in BOARD.segments
+    frame = bytearray(BOARD.led_count * 3)
+    lit = {("cube0", 2): (0, 0, 250), ("cube1", 0): (250, 0, 0), ("cube1", 5): (0, 250, 0)}
+    for (name, i), rgb in lit.items():
+        at = BOARD.segments[name].index(i) * 3
+        frame[at:at + 3] = bytes(rgb["RGB".index(ch)] for ch in BOARD.order)
+    scr = board_text.draw(bytes(frame), {"phase": "roll", "turn": 0}, BOARD)
+    row = board_text.MIDDLE + 1
+    n = BOARD.segments["cube0"].count
+    cells = [(half(scr, row, board_text.CUBE + 2 * i, True),
+              half(scr, row, board_text.CUBE + 2 * i, False)) for i in range(n)]
+    bright = [(max(up) > 100, max(lo) > 100) for up, lo in cells]
+    assert bright == [(i in (0, 5), i == 2) for i in range(n)]
+    assert cells[0][0][0] > cells[0][0][2] and cells[2][1][2] > cells[2][1][0]

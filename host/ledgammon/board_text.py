@@ -24,6 +24,7 @@ WIDTH, HEIGHT = 80, 24
 LEFT, RIGHT, BAR, TRAY, PANEL = 1, 31, 26, 56, 63  # first columns of the board's parts
 TOP, MIDDLE, BOTTOM = 1, 9, 12  # first rows of the top points, the middle, bottom points
 STATUS = 21
+CUBE = 8  # the cube's two LED rows across the middle, under points 11-9 as built
 DARK_A, DARK_B, DARK = (44, 36, 28), (28, 36, 46), (40, 40, 40)  # unlit LEDs (dim grey)
 SHORT_RESIGN = {1: "single", 2: "gammon", 3: "backgm."}  # a resignation in the panel's width
 ASCII = {"█": "#", "◀": "<", "·": "-", "←": "<", "→": ">", "│": "|", "▀": "o", "▄": "o"}
@@ -234,6 +235,10 @@ def draw(
             for x in range(3):
                 _cells(scr, MIDDLE, col + 2 * x, [None] + [die[3 * y + x] for y in range(3)],
                        unicode)
+    rows = [[look(c, DARK) for c in raw.get(name, [])] for name in ("cube1", "cube0")]
+    for i in range(max(len(rows[0]), len(rows[1]))):  # player 1's row above player 0's
+        up, lo = (r[i] if i < len(r) else None for r in rows)
+        _cells(scr, MIDDLE + 1, CUBE + 2 * i, [up, lo], unicode)
     for name, h in (("turn1", 1), ("turn0", 4)):
         lit = [look(c, DARK) for c in raw.get(name, [])]
         if lit:
