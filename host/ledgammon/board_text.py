@@ -235,9 +235,9 @@ def draw(
             for x in range(3):
                 _cells(scr, MIDDLE, col + 2 * x, [None] + [die[3 * y + x] for y in range(3)],
                        unicode)
-    rows = [[look(c, DARK) for c in raw.get(name, [])] for name in ("cube1", "cube0")]
-    for i in range(max(len(rows[0]), len(rows[1]))):  # player 1's row above player 0's
-        up, lo = (r[i] if i < len(r) else None for r in rows)
+    cube = [[look(c, DARK) for c in raw.get(name, [])] for name in ("cube1", "cube0")]
+    for i in range(max(len(cube[0]), len(cube[1]))):  # player 1's row above player 0's
+        up, lo = (r[i] if i < len(r) else None for r in cube)
         _cells(scr, MIDDLE + 1, CUBE + 2 * i, [up, lo], unicode)
     for name, h in (("turn1", 1), ("turn0", 4)):
         lit = [look(c, DARK) for c in raw.get(name, [])]
