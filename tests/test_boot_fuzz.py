@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from control.boot import boot
+from fuzzkit import mutate
 from gammon.dice import Dice, SeededBytes
 from hw.storage import GAME, MAX_SAVE, SETTINGS, TMP, Store
 from hypothesis import HealthCheck, given, settings
@@ -83,22 +84,9 @@ VALID = GAMES + SETTINGS_FILES
 
 @st.composite
 def mutated(draw: Any) -> bytes:
-    """A valid file with bytes flipped, cut, inserted (non-ASCII too) or repeated."""
-    data = bytearray(draw(st.sampled_from(VALID)))
-    for _ in range(draw(st.integers(1, 3))):
-        op = draw(st.sampled_from(["flip", "cut", "insert", "repeat", "truncate"]))
-        i = draw(st.integers(0, max(0, len(data) - 1)))
-        if op == "flip" and data:
-            data[i] = draw(st.integers(0, 255))
-        elif op == "cut":
-            del data[i : i + draw(st.integers(1, 8))]
-        elif op == "insert":
-            data[i:i] = draw(st.sampled_from([b"\xc0\xaf", b"\xed\xa0\x80", b"\xff", b" ", b"["]))
-        elif op == "repeat":
-            data[i:i] = data[i : i + draw(st.integers(1, 40))]
-        else:
-            del data[i:]
-    return bytes(data)
+    """A valid file with bytes flipped, cut, inserted (non-ASCII too), repeated or cut short."""
+    junk = st.sampled_from([b"\xc0\xaf", b"\xed\xa0\x80", b"\xff", b" ", b"["])
+    return mutate(draw, draw(st.sampled_from(VALID)), st.integers(1, 3), junk, 40)
 
 
 @st.composite

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from bad_utf8 import BAD_UTF8
 from control.boot import boot
+from fuzzkit import mutate
 from gammon.dice import Dice, SeededBytes
 from hw.storage import GAME, Store
 from hypothesis import HealthCheck, given, settings
@@ -116,19 +117,9 @@ REQUESTS = st.one_of(
 @st.composite
 def mutated(draw: Any) -> bytes:
     """A request line with bytes flipped, cut, inserted or repeated."""
-    line = bytearray(draw(REQUESTS))
-    for _ in range(draw(st.integers(0, 4))):
-        op = draw(st.sampled_from(["flip", "cut", "insert", "repeat"]))
-        i = draw(st.integers(0, max(0, len(line) - 1)))
-        if op == "flip" and line:
-            line[i] = draw(st.integers(0, 255))
-        elif op == "cut":
-            del line[i : i + draw(st.integers(1, 8))]
-        elif op == "insert":
-            line[i:i] = draw(st.binary(min_size=1, max_size=6))
-        else:
-            line[i:i] = line[i : i + draw(st.integers(1, 600))]
-    return bytes(line)
+    edits = ("flip", "cut", "insert", "repeat")
+    bytes_in = st.binary(min_size=1, max_size=6)
+    return mutate(draw, draw(REQUESTS), st.integers(0, 4), bytes_in, 600, edits)
 
 
 LINES = st.one_of(
