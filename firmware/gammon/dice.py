@@ -19,9 +19,14 @@ class SeededBytes:
 
     def __call__(self, n):
         out = bytearray(n)
+        self.fill(out)
+        return bytes(out)
+
+    def fill(self, out):
+        """Fills bytearray `out` with the next len(out) bytes (no allocation: Dice uses it)."""
         hi = self.hi
         lo = self.lo
-        for i in range(n):
+        for i in range(len(out)):
             # x ^= x << 13 (mod 2**32)
             hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
             lo ^= (lo << 13) & 0xFFFF
@@ -33,7 +38,6 @@ class SeededBytes:
             out[i] = hi >> 8
         self.hi = hi
         self.lo = lo
-        return bytes(out)
 
 
 def _system_bytes():
@@ -49,16 +53,28 @@ def _system_bytes():
 
 
 class Dice:
-    """Throws dice. Bytes 252-255 are thrown away so each face has exactly 42 of 252 values."""
+    """Throws dice. Bytes 252-255 are thrown away so each face has exactly 42 of 252 values.
+
+    A source with fill(bytearray) (SeededBytes) fills one buffer kept here, so a throw
+    allocates nothing; os.urandom gives 4 new bytes a try. Either way a die takes 4 bytes a
+    try, so a seed gives the same throws as ever.
+    """
 
     def __init__(self, randbytes=None):
         self.randbytes = randbytes or _system_bytes()
+        self._fill = getattr(self.randbytes, "fill", None)
+        self._buf = bytearray(4)
 
     def die(self):
         while True:
-            for b in self.randbytes(4):
-                if b < 252:
-                    return b % 6 + 1
+            b = self._buf
+            if self._fill is not None:
+                self._fill(b)
+            else:
+                b = self.randbytes(4)
+            for i in range(4):
+                if b[i] < 252:
+                    return b[i] % 6 + 1
 
     def roll(self):
         return self.die(), self.die()

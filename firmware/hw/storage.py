@@ -28,27 +28,41 @@ class Store:
         self.opener = opener  # open(path, mode): tests pass one whose files fill up
         self.writes = 0  # files written, for the measurements
         self.bytes_written = 0
+        self._paths = {}  # name: (path, its .tmp path), made once (a save allocates little)
 
     def path(self, name):
         r = self.root
         return r + name if r.endswith("/") else r + "/" + name
 
+    def _both(self, name):
+        p = self._paths.get(name)
+        if p is None:
+            path = self.path(name)
+            p = self._paths[name] = (path, path + TMP)
+        return p
+
     def write(self, name, text):
-        """Replaces file `name` by `text` (a str, or str pieces) atomically; returns its size.
-        OSError (NAME unchanged) when it cannot be written whole, or is over MAX_SAVE."""
-        path = self.path(name)
+        """Replaces file `name` by `text` atomically; returns its size. `text` is a str or an
+        iterable of small str pieces (the game's save as it makes it): each piece goes to
+        the file as it comes, so no string of the whole save is built. OSError (NAME
+        unchanged) when it cannot be written whole, or is over MAX_SAVE."""
+        tmp = self._both(name)[1]
         n = 0
         try:
-            with self.opener(path + TMP, "w") as f:
+            with self.opener(tmp, "w") as f:
                 if isinstance(text, str):
-                    text = (text,)
-                for piece in text:
-                    n += len(piece)
+                    n = len(text)
                     if n > MAX_SAVE:
                         raise OSError(_EFBIG)
-                    f.write(piece)
+                    f.write(text)
+                else:
+                    for piece in text:
+                        n += len(piece)
+                        if n > MAX_SAVE:
+                            raise OSError(_EFBIG)
+                        f.write(piece)
         except OSError:
-            _remove(path + TMP)  # the space it took back; NAME is still the last save
+            _remove(tmp)  # the space it took back; NAME is still the last save
             raise
         self.finish(name)
         self.writes += 1
@@ -57,12 +71,12 @@ class Store:
 
     def finish(self, name):
         """Puts the complete NAME.tmp in place of NAME (the second half of a save)."""
-        path = self.path(name)
+        path, tmp = self._both(name)
         try:
-            os.rename(path + TMP, path)
+            os.rename(tmp, path)
         except OSError:  # a file system whose rename does not replace
             _remove(path)
-            os.rename(path + TMP, path)
+            os.rename(tmp, path)
 
     def save_game(self, text):
         return self.write(GAME, text)

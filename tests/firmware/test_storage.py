@@ -139,3 +139,78 @@ def test_bytes_written_per_step():
     assert sizes[-1] < 220 + 10 * turns  # about 9 bytes a finished turn
     print("save: %d bytes at the start, %d after %d turns" % (sizes[0], sizes[-1], turns))
     fakes.done(ctl)
+
+
+class _Cut(BaseException):
+    """The power going off: nothing after it runs (not an OSError the Store handles)."""
+
+
+class _Log:
+    """A file that logs each write, and is cut after `cut` of them (a file on the disk)."""
+
+    def __init__(self, path, log, cut):
+        self.f = open(path, "w")
+        self.log = log
+        self.cut = cut
+        self.n = 0
+
+    def write(self, s):
+        if self.cut is not None and self.n >= self.cut:
+            self.f.close()  # what reached the flash stays there
+            raise _Cut()
+        self.n += 1
+        self.log.append(("w", s))
+        return self.f.write(s)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+def test_a_save_in_pieces_goes_to_the_file_as_they_come_and_survives_a_cut():
+    """Store.write takes the game's save piece by piece (Game.chunks: a generator) and
+    writes each before the next is made, so no string of the whole save is built; a cut
+    in the middle leaves a partial NAME.tmp beside the last whole save, which boot keeps."""
+    root, text = played()
+    log = []
+    cut = [None]
+    store = Store(root, lambda path, mode: _Log(path, log, cut[0]))
+
+    def pieces():
+        for piece in ("{", '"a":', "1", "}"):
+            log.append(("made", piece))
+            yield piece
+
+    assert store.write("x.json", pieces()) == 7
+    assert log == [("made", "{"), ("w", "{"), ("made", '"a":'), ("w", '"a":'),
+                   ("made", "1"), ("w", "1"), ("made", "}"), ("w", "}")]
+    assert fakes.get(root, "x.json") == b'{"a":1}'
+    os.remove(root + "/x.json")
+    # the game's own save, cut after some of its pieces
+    ctl, rec = fakes.make(root)
+    g = ctl.game
+    whole = g.to_json()
+    assert whole == text.decode()
+    pieces = len([1 for _ in g.chunks()])
+    assert pieces > 4
+    for k in (1, pieces // 2, pieces - 1):
+        cut[0] = k
+        try:
+            store.write(GAME, g.chunks())
+            raise AssertionError("not cut")
+        except _Cut:
+            pass
+        partial = fakes.get(root, GAME + ".tmp")
+        assert 0 < len(partial) < len(whole) and whole.startswith(partial.decode())
+        assert fakes.get(root, GAME) == text  # the last whole save, untouched
+    ctl = rec = g = None
+    gc.collect()
+    again, rec = fakes.make(root)  # power on: the last whole save, the cut one removed
+    assert again.game.to_json() == whole and again.boot_error is None
+    assert os.listdir(root) == [GAME]
+    cut[0] = None
+    assert store.write(GAME, again.game.chunks()) == len(whole)  # whole when not cut
+    assert fakes.get(root, GAME) == text
+    fakes.done(again)
