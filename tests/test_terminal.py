@@ -3,12 +3,9 @@ the live loop with a fake screen playing a game, and real curses in a pseudo-ter
 
 import json
 import os
-import pty
 import random
 import re
-import select
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -24,6 +21,7 @@ from hw.output import FakeStrip
 from hw.storage import Store
 from ledgammon import board_text, boardinfo, terminal, wording
 from ledgammon.board_text import BOTTOM, TOP, point_slot
+from ptyterm import PtyProgram
 
 BOARD = boardinfo.load("pico")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -421,46 +419,25 @@ def test_real_curses_in_a_pseudo_terminal(tmp_path):
     and a mouse click press buttons, `q` ends it with exit code 0."""
     log = str(tmp_path / "log.json")
     paths = [HERE, os.path.join(HERE, "..", "firmware"), os.path.join(HERE, "..", "host")]
-    master, slave = pty.openpty()
-    os.set_blocking(master, False)
-    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
-               COLUMNS="80", LINES="24")
-    proc = subprocess.Popen([sys.executable, "-c", CHILD % (paths, log)], stdin=slave,
-                            stdout=slave, stderr=slave, env=env, close_fds=True)
-    os.close(slave)
-    seen = b""
-
-    def wait_for(text, limit=20.0):
-        nonlocal seen
-        end = time.monotonic() + limit
-        while text not in seen and time.monotonic() < end:
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    break
-        return text in seen
-
+    term = PtyProgram([sys.executable, "-c", CHILD % (paths, log)], os.environ)
     try:
-        assert wait_for(b"ledgammon"), seen[-500:]
-        assert wait_for(b"opening roll")
-        os.write(master, b"r")
-        assert wait_for(b"select a checker"), seen[-500:]
+        assert term.wait_for(b"ledgammon"), term.seen[-500:]
+        assert term.wait_for(b"opening roll")
+        term.write(b"r")
+        assert term.wait_for(b"select a checker"), term.seen[-500:]
         col, _ = point_slot(24)
-        os.write(master, b"\x1b[<0;%d;%dM\x1b[<0;%d;%dm" % (col + 2, 4, col + 2, 4))
+        term.write(b"\x1b[<0;%d;%dM\x1b[<0;%d;%dm" % (col + 2, 4, col + 2, 4))
         time.sleep(0.3)
-        os.write(master, b"q")
-        assert proc.wait(timeout=20) == 0
+        term.write(b"q")
+        assert term.proc.wait(timeout=20) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
+        term.close()
     with open(log) as f:
         result = json.load(f)
     presses = [r["button"] for r in result["requests"] if r["cmd"] == "press"]
     assert result["code"] == 0
     assert presses == ["ROLL", "p24"]
-    assert "\x1b[38;5;" in seen.decode("utf-8", "replace")  # 256-colour paint
+    assert "\x1b[38;5;" in term.seen.decode("utf-8", "replace")  # 256-colour paint
 
 
 def test_the_view_plays_on_the_simulator_through_the_real_client(tmp_path):

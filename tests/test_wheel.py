@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import shutil
 import signal
 import subprocess
 import sys
-import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from ptyterm import PtyProgram
 
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ("host", "firmware", "native", "hardware", "pyproject.toml", "README.md")
@@ -151,38 +149,16 @@ def test_the_installed_simulator_plays_from_another_directory(
 def test_the_installed_play_draws_the_board_and_rolls(venv: Path, elsewhere: Path) -> None:
     """`ledgammon play` on a terminal (a pty): its own simulator, the board drawn, `r` rolls,
     `q` quits with exit code 0."""
-    env = dict(_clean_env(elsewhere), TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
-               COLUMNS="80", LINES="24")
-    master, slave = pty.openpty()
-    os.set_blocking(master, False)
     cmd = [str(venv / "bin" / "ledgammon"), "play", "--flash", "flash", "--seed", "3"]
-    proc = subprocess.Popen(cmd, cwd=elsewhere, env=env, stdin=slave, stdout=slave,
-                            stderr=slave, close_fds=True)
-    os.close(slave)
-    seen = b""
-
-    def wait_for(text: bytes, limit: float = 20.0) -> bool:
-        nonlocal seen
-        end = time.monotonic() + limit
-        while text not in seen and time.monotonic() < end:
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    break
-        return text in seen
-
+    term = PtyProgram(cmd, _clean_env(elsewhere), cwd=str(elsewhere))
     try:
-        assert wait_for(b"opening roll"), seen[-800:]
-        os.write(master, b"r")
-        assert wait_for(b"select a checker"), seen[-800:]
-        os.write(master, b"q")
-        assert proc.wait(timeout=20) == 0
+        assert term.wait_for(b"opening roll"), term.seen[-800:]
+        term.write(b"r")
+        assert term.wait_for(b"select a checker"), term.seen[-800:]
+        term.write(b"q")
+        assert term.proc.wait(timeout=20) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
+        term.close()
 
 
 def test_the_installed_deploy_compiles_the_firmware_it_carries(
