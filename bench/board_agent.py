@@ -72,11 +72,16 @@ class Agent:
         )
 
     def ask(self, position: Position, dice: tuple[int, int], level: str, seed: int) -> str:
-        """The agent's reply line to one request (see bench/agent_mp.py)."""
+        """The agent's reply line to a request for its play (see bench/agent_mp.py)."""
+        return self.request(
+            "%s %d %d %s %d" % (position.position_id(), dice[0], dice[1], level, seed)
+        )
+
+    def request(self, text: str) -> str:
+        """The agent's reply line to any one request line (`text`, without its newline)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        request = "%s %d %d %s %d\n" % (position.position_id(), dice[0], dice[1], level, seed)
         try:
-            self.proc.stdin.write(request)
+            self.proc.stdin.write(text + "\n")
             self.proc.stdin.flush()
         except BrokenPipeError:
             pass  # the agent died: reported below with what it printed
@@ -98,27 +103,33 @@ class Agent:
 
 
 class BoardPlayer:
-    """A level of the board's Opponent; keeps the agent's thinking time and evaluations."""
+    """A level of the board's Opponent; keeps the agent's thinking time of each move and its
+    evaluations."""
 
     def __init__(self, agent: Agent, level: str) -> None:
-        self.agent = agent
-        self.level = level
-        self.name = level
-        self.moves = 0
-        self.think_us = 0
-        self.slowest_us = 0
+        self.agent, self.level, self.name = agent, level, level
+        self.took_us: list[int] = []  # one a move
         self.evaluations = 0
+
+    @property
+    def moves(self) -> int:
+        return len(self.took_us)
+
+    @property
+    def think_us(self) -> int:
+        return sum(self.took_us)
+
+    @property
+    def slowest_us(self) -> int:
+        return max(self.took_us, default=0)
 
     def choose(self, position: Position, dice: tuple[int, int], seed: int) -> Play | None:
         """The agent's play, found among the engine's legal plays by its result."""
         reply = self.agent.ask(position, dice, self.level, seed).split()
         if len(reply) != 3 or reply[0] == "!":
             raise IllegalPlay("agent: %s" % " ".join(reply))
-        evaluations, took = int(reply[1]), int(reply[2])
-        self.moves += 1
-        self.think_us += took
-        self.slowest_us = max(self.slowest_us, took)
-        self.evaluations += evaluations
+        self.took_us.append(int(reply[2]))
+        self.evaluations += int(reply[1])
         plays = legal_plays(position, dice)
         if reply[0] == "-":
             if plays:

@@ -54,19 +54,6 @@ class CubeAgent(Agent):
         """ "cube" (gammon/cube.py decides) or "interim" (the firmware has no such module)."""
         return self.request("rule")
 
-    def request(self, text: str) -> str:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        try:
-            self.proc.stdin.write(text + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            pass  # the agent died: reported below with what it printed
-        line = self.proc.stdout.readline()
-        if not line:
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise RuntimeError("the MicroPython agent stopped: %s" % err.strip()[-2000:])
-        return line.strip()
-
 
 class BoardCubePlayer:
     """A level of the board, played by the firmware in the MicroPython agent: its checker
