@@ -18,20 +18,10 @@ import gc
 import os
 import sys
 
+import benchpath  # bench/ is the script's folder, first on sys.path
 
-def _here():
-    path = sys.argv[0] if sys.argv and sys.argv[0] else "bench/opponent_bench.py"
-    i = path.rfind("/")
-    return path[:i] if i >= 0 else "."
-
-
-sys.path.insert(0, _here() + "/../firmware")
-sys.path.insert(0, _here() + "/../native")
-sys.path.insert(0, _here())  # chance.py: the easy level's chance, as bench/strength.py gives it
-ARGS = sys.argv[1:]
-if "--path" in ARGS:
-    sys.path.insert(0, ARGS[ARGS.index("--path") + 1])
-    del ARGS[ARGS.index("--path") : ARGS.index("--path") + 2]
+# chance.py, the easy level's chance as bench/strength.py gives it, is found in bench/ too
+ARGS = benchpath.setup()
 
 from chance import chance  # noqa: E402  (before the measures: it is the bench's, not the board's)
 

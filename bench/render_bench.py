@@ -14,20 +14,9 @@ import gc
 import sys
 from array import array
 
+import benchpath  # bench/ is the script's folder, first on sys.path
 
-def _here():
-    path = sys.argv[0] if sys.argv and sys.argv[0] else "bench/render_bench.py"
-    i = path.rfind("/")
-    return path[:i] if i >= 0 else "."
-
-
-sys.path.insert(0, _here() + "/../firmware")
-sys.path.insert(0, _here() + "/../native")
-sys.path.append(_here() + "/../tests/firmware")  # scenes.py
-ARGS = sys.argv[1:]
-if "--path" in ARGS:
-    sys.path.insert(0, ARGS[ARGS.index("--path") + 1])
-    del ARGS[ARGS.index("--path") : ARGS.index("--path") + 2]
+ARGS = benchpath.setup(("../tests/firmware",))  # scenes.py
 
 from display.renderer import Renderer  # noqa: E402
 from display.view import MENU, TARGET_DICE, View  # noqa: E402
