@@ -489,9 +489,11 @@ def test_play_sets_the_players_and_level(tmp_path, capsys, monkeypatch):
     from ledgammon import terminal
 
     seen = []
+    states = []
 
     def fake_view(client, interactive=True, layout=None, board=None):
         seen.append(client.request("config")["settings"])
+        states.append(client.request("state"))
         return 0
 
     monkeypatch.setattr(terminal, "run_view", fake_view)
@@ -504,6 +506,15 @@ def test_play_sets_the_players_and_level(tmp_path, capsys, monkeypatch):
     for bad in ("human", "human,robot", "board,board,human"):
         code, _, err = run(capsys, "play", "--flash", flash, "--players", bad)
         one_error_line(code, err, 1, "--players")
+    for bad in ("26", "-1"):
+        code, _, err = run(capsys, "play", "--flash", flash, "--match", bad)
+        one_error_line(code, err, 1, "--match")
     assert len(seen) == 2
     with pytest.raises(SystemExit):  # argparse: exit code 2 and its usage message
         run(capsys, "play", "--flash", flash, "--level", "hard")
+    assert run(capsys, "play", "--flash", flash, "--match", "5")[0] == 0  # a match, at once
+    assert seen[-1]["match_length"] == 5 and seen[-1]["cube"] is True
+    assert states[-1]["match_length"] == 5 and states[-1]["score"] == [0, 0]
+    assert run(capsys, "play", "--flash", flash, "--match", "0", "--cube", "off")[0] == 0
+    assert seen[-1]["match_length"] == 0 and seen[-1]["cube"] is False
+    assert states[-1]["match_length"] == 0 and states[-1]["cube_on"] is False

@@ -108,6 +108,20 @@ def _player_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="the board's level when it plays a side",
     )
+    p.add_argument(
+        "--match",
+        type=int,
+        default=None,
+        metavar="N",
+        help="start a match to N points now (1-25; 0: money play), with the cube unless "
+        "--cube off; the game on the board is given up",
+    )
+    p.add_argument(
+        "--cube",
+        choices=("on", "off"),
+        default=None,
+        help="with --match, or alone for money play: the doubling cube on or off",
+    )
 
 
 def parser() -> argparse.ArgumentParser:

@@ -31,15 +31,33 @@ def players_arg(text: str) -> list[str]:
     return players
 
 
+def match_terms(args: argparse.Namespace) -> dict[str, Any]:
+    """--match and --cube as `config` settings; LedgammonError for a length out of range."""
+    terms: dict[str, Any] = {}
+    match = getattr(args, "match", None)
+    if match is not None:
+        if not 0 <= match <= 25:
+            raise LedgammonError("--match takes 1-25 points, or 0 for money play, not %d" % match)
+        terms["match_length"] = match
+        terms["cube"] = getattr(args, "cube", None) != "off"
+    elif getattr(args, "cube", None):
+        terms["cube"] = args.cube == "on"
+    return terms
+
+
 def _configure_players(client: Client, args: argparse.Namespace) -> None:
-    """Sets --players and --level on the board before the game is shown."""
+    """Sets --players, --level, --match and --cube on the board before the game is shown;
+    new match terms start a new match at once (the board applies them from the next)."""
     changes: dict[str, Any] = {}
     if getattr(args, "players", None):
         changes["players"] = players_arg(args.players)
     if getattr(args, "level", None):
         changes["level"] = args.level
-    if changes:
-        client.call("config", set=changes)
+    terms = match_terms(args)
+    if changes or terms:
+        client.call("config", set=dict(changes, **terms))
+    if terms:
+        client.call("new")
 
 
 def _simulator(args: argparse.Namespace, log: str | None = None) -> Simulator:
@@ -86,6 +104,7 @@ def _view(client: Client, interactive: bool) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     if args.players:
         players_arg(args.players)  # a bad value fails before a simulator starts
+    match_terms(args)
     if args.port:
         with connect(args) as client:
             _configure_players(client, args)
