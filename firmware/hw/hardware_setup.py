@@ -50,7 +50,8 @@ def board_module(platform=None, machine=None):
 
 def make_strip(board, pin):
     """The LED output: PIO + DMA on an RP2 (no CPU time, interrupts on while a frame is sent);
-    neopixel elsewhere, and on an RP2 whose MicroPython lacks rp2.DMA or a free channel."""
+    neopixel elsewhere, and on an RP2 whose MicroPython lacks rp2.DMA, a free channel or
+    native code (hw.pio_strip's frame conversion)."""
     if board.PLATFORM == "rp2":
         sm = None
         try:
@@ -60,7 +61,7 @@ def make_strip(board, pin):
 
             sm = rp2.StateMachine(LED_SM, program(rp2), freq=PIO_HZ, sideset_base=pin)
             return PioStrip(sm, rp2.DMA(), board.LED_COUNT, tx_dreq(LED_SM))
-        except (ImportError, AttributeError, OSError, ValueError):
+        except (ImportError, AttributeError, OSError, ValueError, SyntaxError):
             if sm is not None:
                 sm.active(0)
     return NeoPixelStrip(neopixel.NeoPixel(pin, board.LED_COUNT))

@@ -5,14 +5,14 @@
 # into the state machine's TX FIFO, paced by its DREQ: the CPU is free and interrupts stay on
 # while the chain is sent. hardware_setup.py makes the StateMachine (with program(rp2)) and
 # the DMA channel; this adapter takes them already made, as the others in output.py do.
+#
+# The frame's conversion is native code (kernels.strip_words): a port or build without native
+# code cannot import this module (SyntaxError, or ValueError for an .mpy of another CPU), and
+# hardware_setup.py then drives the chain by neopixel, as on any other failure of PIO or DMA.
 from kernels.compat import const
+from kernels.strip_words import words
 
 from hw.ticks import ticks_diff, ticks_us
-
-try:
-    from kernels.strip_words import words as _words
-except (ImportError, SyntaxError, ValueError):  # a port or build without native code
-    _words = None
 
 PIO_HZ = const(8000000)  # 10 PIO cycles a bit: 800 kHz on the wire
 _US_PER_LED = const(30)  # 24 bits of 1.25 us
@@ -54,19 +54,6 @@ def tx_dreq(sm_id):
     return (sm_id >> 2) * 8 + (sm_id & 3)
 
 
-def words_py(dst, src, n):
-    """The plain-Python twin of kernels.strip_words.words (ports without native code)."""
-    j = 0
-    k = 0
-    for _ in range(n):
-        dst[k] = 0
-        dst[k + 1] = src[j + 2]
-        dst[k + 2] = src[j + 1]
-        dst[k + 3] = src[j]
-        j += 3
-        k += 4
-
-
 class PioStrip:
     """A strip on a running PIO state machine `sm` and a DMA channel `dma` (rp2.DMA).
 
@@ -84,7 +71,7 @@ class PioStrip:
         # 16-byte aligned, as word reads need)
         self.words = bytearray(4 * count)
         self.clock_us = clock_us
-        self.convert = convert or _words or words_py
+        self.convert = convert or words
         self.ctrl = dma.pack_ctrl(size=2, inc_read=True, inc_write=False, treq_sel=dreq)
         self.frame_us = count * _US_PER_LED + _LATCH_US
         self.writes = 0  # transfers started
