@@ -16,9 +16,16 @@
 # bar, and the board waits 1/3 of the pace before the next step. Board against board, it
 # passes its own turn 2 paces after the play and throws again. A choice that fails (a bug,
 # no memory) is reported (`no_player`) and the side goes back to a person.
+#
+# The cube and resignations (only when the game's terms are not cubeless money play, so the
+# cube code stays unloaded otherwise; gammon/cube_play.py decides, in one slice of one
+# network evaluation): before each of its throws the board may offer to resign (a race it
+# cannot win, or not without a gammon) or double; an offer made to one of its sides (a
+# double, a resignation) it answers a pace after it is made. Every action goes through
+# control/cube_actions.act(..., by_board=True), as a person's buttons do.
 from display.view import BLINK_MS, ROLL_MS, target_of
 from hw.ticks import ticks_add, ticks_diff
-from model.game import DONE, MOVE
+from model.game import DONE, MOVE, PLAIN, ROLL
 
 from control import loader
 from control.plan import Plan
@@ -27,6 +34,15 @@ from control.plan import Plan
 def unload():
     """The player leaves (no side is the board's): its modules and weights go; None."""
     return loader.unload()
+
+
+def _offered_to(g):
+    """The player who must answer the offer on the table (a double, a resignation), or -1."""
+    mp = g.mp
+    if mp is None:
+        return -1
+    m = mp.match
+    return 1 - m.offer_by if m.offer else -1
 
 
 def _key(g, level):
@@ -46,10 +62,16 @@ class Bot:
         self.plan = None  # the Plan being thought out, for plan_key
         self.plan_key = None
         self.glow = 0  # while thinking: the targets of its checkers that can move
+        self.cube_key = None  # the turn (game, turns recorded) its cube was considered for
+        self.offer_key = None  # the offer it saw and waits a pace to answer
 
     def doing(self, ctl):
-        """For `state`: None (not the board's to act), "roll", "think" or "move"."""
+        """For `state`: None (not the board's to act), "roll", "think", "move" or "cube"
+        (answering an offer made to one of its sides)."""
         g = ctl.game
+        who = _offered_to(g)
+        if who >= 0:
+            return "cube" if ctl.by_board(who) else None
         if not ctl.busy():
             return None
         if g.phase != MOVE:
@@ -58,18 +80,26 @@ class Bot:
         return "move" if ready else "think"
 
     def tick(self, ctl, now):
-        if ctl.menu_item >= 0 or not ctl.busy():
+        if ctl.menu_item >= 0:
+            return
+        who = _offered_to(ctl.game)
+        if who >= 0 and not ctl.by_board(who):
+            return  # a person answers the offer on the table
+        if who < 0 and not ctl.busy():
             return
         if self.due and ticks_diff(self.due, now) > 0:
             return
         self.due = 0
         try:
-            self._act(ctl, now)
+            if who >= 0:
+                self._answer(ctl, who, now)
+            else:
+                self._act(ctl, now)
         except Exception as exc:  # a bug, no memory: said plainly, and a person plays on
-            self._give_back(ctl, now, exc)
+            self._give_back(ctl, now, exc, who)
 
-    def _give_back(self, ctl, now, exc):
-        side = ctl.game.turn  # (at the opening or a pass it acts for both: one is enough)
+    def _give_back(self, ctl, now, exc, who=-1):
+        side = ctl.game.turn if who < 0 else who  # (at the opening or a pass: one is enough)
         self.plan = self.hops = None
         message = "the board's player failed (%r): player %d is a person's now" % (exc, side)
         ctl.player_failed(side, message, now)
@@ -87,6 +117,8 @@ class Bot:
             if g.phase == DONE:
                 g.pass_turn()
                 ctl.emit({"event": "turn", "player": g.turn})
+            if g.phase == ROLL and g.terms != PLAIN and self._cube(ctl, now):
+                return self._wait(now, pace)
             ctl.apply_roll(None, now)
             return
         if v.rolling_until and ticks_diff(v.rolling_until, now) > ROLL_MS - pace:
@@ -104,6 +136,38 @@ class Bot:
         ctl.changed(now)  # saved; the selection goes
         self.key = _key(g, ctl.settings.level)
         self._wait(now, pace - pace * 2 // 3 if g.phase == MOVE else 2 * pace)
+
+    def _cube(self, ctl, now):
+        """Before its throw, once a turn: whether it offers to resign or doubles (done)."""
+        g = ctl.game
+        key = (g.game_number, len(g.codes))
+        if self.cube_key == key:
+            return False
+        self.cube_key = key
+        from gammon.cube_play import decide
+
+        what = decide(self.opp.net, g.position, g.match, g.turn, ctl.settings.level)
+        if what is None:
+            return False
+        if what == "double":
+            _act(ctl, "double", now)
+        else:
+            _act(ctl, "resign", now, what[1])
+        return True
+
+    def _answer(self, ctl, who, now):
+        """An offer to one of its sides: seen first (it waits a pace), then answered."""
+        g = ctl.game
+        m = g.match
+        key = (g.game_number, len(g.codes), m.offer, m.offer_value)
+        if self.offer_key != key:
+            self.offer_key = key
+            return self._wait(now, ctl.pace_ms)
+        self.offer_key = None
+        from gammon.cube_play import answer
+
+        _act(ctl, answer(self.opp.net, g.position, m, g.turn, ctl.settings.level), now)
+        self._wait(now, ctl.pace_ms)
 
     def _think(self, ctl, key, now):
         """One slice of the plan for `key` (a new plan when the game or level changed since
@@ -131,3 +195,13 @@ class Bot:
         self.hops = p.hops
         self.key = key
         ctl.refresh(now)  # the glow goes
+
+
+def _act(ctl, kind, now, value=None):
+    """A cube action or resignation for the board's side, as a person's would go; a refusal
+    is a bug in the player (raised, so the side goes back to a person)."""
+    from control.cube_actions import act
+
+    ok, reply = act(ctl, kind, now, value, by_board=True)
+    if not ok:
+        raise ValueError("%s refused: %s" % (kind, reply.get("message", reply)))

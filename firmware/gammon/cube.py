@@ -12,6 +12,7 @@
 #       roll (money: equity per cube unit, P = 1 point; match: winning chance, M = 1)
 #   action(p, t, x) -> NO_DOUBLE, DOUBLE or TOO_GOOD (a double the opponent should drop but
 #       worth more played on); doubles(p, t, x); takes(p, t, x) (p and t the doubler's)
+#   sure(p, board) -> p corrected by what a race makes certain (no contact only)
 #   resign_value(p, t, race) -> 0 or the 1/2/3 to offer; accepts(p, t, x, value) (p and t the
 #       resigner's)
 from kernels.compat import const
@@ -203,40 +204,71 @@ def equity_of(value, t):
 
 
 def race_facts(board):
-    """(no win, sure gammon) for the player on roll of a 50-byte board with no contact, by
-    counting rolls: at least max(pips / 24, checkers / 4) of them to bear off (one to get
-    home and start), against at most the opponent's pips / 2 (every die moves a pip)."""
+    """What the rules and a count of rolls make sure for the player on roll of a 50-byte
+    board without contact: (no win, sure gammon, no gammon, no backgammon). Bearing off takes
+    it at least max(pips / 24, checkers / 4) rolls (one to get home and start) against at
+    most the opponent's pips / 2 (every die moves a pip); a checker borne off saves the
+    gammon, none left in the opponent's home board or on the bar the backgammon."""
     pips = left = outside = 0
     opp_pips = 0
+    back = False
     for i in range(25):
         n = board[i]
         pips += n * (i + 1)
         left += n
         if i >= 6:
             outside += n * (i - 5)
+        if i >= 18 and n:
+            back = True
         opp_pips += board[25 + i] * (i + 1)
     opp_max = (opp_pips + 1) // 2
     rolls = max((pips + 23) // 24, (left + 3) // 4)
     first = (outside + 1 + 23) // 24  # all home, then one checker off
-    return rolls > opp_max, left == 15 and first > opp_max
+    return rolls > opp_max, left == 15 and first > opp_max, left < 15, not back
 
 
-def resign_value(p, t, facts=None):
-    """The resignation the player on roll offers (1, 2 or 3), or 0. Only without contact
-    (`facts`: race_facts of the board, None while the sides can hit), when the network or
-    the count gives no chance to win and the result is sure."""
-    if facts is None:
-        return 0
+def sure(p, board):
+    """The probabilities `p` of a position without contact (50-byte `board`) corrected by
+    what race_facts and the rules make certain for both sides (the network's estimates are
+    least sure at the ends: a backgammon that cannot happen, a gammon already saved)."""
     w, wg, wbg, lg, lbg = p
-    no_win, sure_gammon = facts
-    if w > 0 and not no_win:
+    no_win, sure_gammon, no_gammon, no_backgammon = race_facts(board)
+    left = 0
+    back = False
+    for i in range(25):
+        n = board[25 + i]
+        left += n
+        if i >= 18 and n:
+            back = True
+    if no_win or sure_gammon:
+        w = wg = wbg = 0
+    if left < 15:  # the opponent has borne off: it cannot lose a gammon
+        wg = wbg = 0
+    if not back:
+        wbg = 0
+    if no_gammon:
+        lg = lbg = 0
+    elif sure_gammon:
+        lg = P - w
+    if no_backgammon:
+        lbg = 0
+    wg = min(wg, w)
+    lg = min(lg, P - w)
+    return w, wg, min(wbg, wg), lg, min(lbg, lg)
+
+
+def resign_value(p, t, race=True):
+    """The resignation the player on roll offers (1, 2 or 3), or 0: only without contact
+    (`race`; p corrected by sure()), when it has no chance left to win and the result is
+    sure."""
+    w, wg, wbg, lg, lbg = p
+    if not race or w > 0:
         return 0
-    gammons = t.length > 0 or not t.jacoby or t.owner >= 0
-    if not gammons or (lg <= 0 and not sure_gammon):
-        return 1
+    if not (t.length > 0 or not t.jacoby or t.owner >= 0) or lg <= 0:
+        return 1  # (or gammons do not count: the Jacoby rule, the cube centred)
     if lbg >= P:
         return 3
-    if (lg >= P or sure_gammon) and lbg <= 0:
+    if lg >= P and lbg <= 0:
         return 2
     return 0
 

@@ -152,17 +152,30 @@ def test_efficiency_by_class():
 
 def test_resignations():
     lost = _p(0.0)
-    race = (False, False)
-    assert cb.resign_value(lost, MONEY, race) == 1  # no chance, no gammon: resign a single
-    assert cb.resign_value(lost, MONEY, None) == 0  # with contact: play on
-    assert cb.resign_value(_p(0.01), MONEY, race) == 0
+    assert cb.resign_value(lost, MONEY) == 1  # no chance, no gammon: resign a single
+    assert cb.resign_value(lost, MONEY, False) == 0  # with contact: play on
+    assert cb.resign_value(_p(0.01), MONEY) == 0
     gammon = _p(0.0, 0, 0, 1.0)
-    assert cb.resign_value(gammon, Terms(jacoby=False), race) == 2
-    assert cb.resign_value(gammon, MONEY, race) == 1  # Jacoby: the gammon does not count
-    assert cb.resign_value(_p(0.0, 0, 0, 0.5), Terms(jacoby=False), race) == 0  # play on
-    assert cb.resign_value(_p(0.0, 0, 0, 1.0, 1.0), Terms(jacoby=False), race) == 3
-    # the count says so though the network leaves a hair of hope
-    assert cb.resign_value(_p(0.001), MONEY, (True, False)) == 1
+    assert cb.resign_value(gammon, Terms(jacoby=False)) == 2
+    assert cb.resign_value(gammon, MONEY) == 1  # Jacoby: the gammon does not count
+    assert cb.resign_value(_p(0.0, 0, 0, 0.5), Terms(jacoby=False)) == 0  # play on
+    assert cb.resign_value(_p(0.0, 0, 0, 1.0, 1.0), Terms(jacoby=False)) == 3
+
+
+def test_a_race_made_sure():
+    me = [0] * 25
+    opp = [0] * 25
+    me[12] = 15  # all on the 13 point, none in the other's home board
+    opp[0] = 2  # the other side bears off its last two at its next roll
+    b = bytes(me + opp)
+    # the network's doubts go: no win, a sure gammon, no backgammon; none of its wins
+    assert cb.sure(_p(0.001, 0.0005, 0, 0.9, 0.2), b) == (0, 0, 0, 4096, 0)
+    assert cb.resign_value(cb.sure(_p(0.001, 0, 0, 0.9, 0.2), b), Terms(jacoby=False)) == 2
+    me[12] = 13
+    me[5] = 1  # one off already: only a single can be lost
+    b = bytes(me + opp)
+    p = cb.sure(_p(0.0, 0, 0, 0.3, 0.1), b)
+    assert p[3:] == (0, 0) and cb.resign_value(p, Terms(jacoby=False)) == 1
 
 
 def test_race_count():
@@ -170,14 +183,19 @@ def test_race_count():
     opp = [0] * 25
     me[5] = 15  # 90 pips: at least 4 rolls
     opp[0] = 2  # the other side bears off its last two at its next roll
-    no_win, sure_gammon = cb.race_facts(bytes(me + opp))
-    assert no_win and not sure_gammon  # (15 home: one roll bears one off)
+    assert cb.race_facts(bytes(me + opp)) == (True, False, False, True)  # one roll: one off
     me[5] = 0
     me[12] = 15  # all on the 13 point: 105 pips to come home first
-    assert cb.race_facts(bytes(me + opp)) == (True, True)
+    assert cb.race_facts(bytes(me + opp)) == (True, True, False, True)
+    me[12] = 14
+    me[19] = 1  # one still in the other side's home board: a backgammon is possible
+    assert cb.race_facts(bytes(me + opp)) == (True, True, False, False)
     opp[0] = 0
     opp[5] = 15
-    assert cb.race_facts(bytes(me + opp)) == (False, False)
+    me[19] = 0
+    me[12] = 13
+    me[5] = 1  # 13 on the 13 point, one on the 6, one off
+    assert cb.race_facts(bytes(me + opp)) == (False, False, True, True)
 
 
 def test_accepting_a_resignation():

@@ -1,0 +1,89 @@
+# The board's cube and resignation decisions in a game: the network's cubeless probabilities
+# of the position (one evaluation, ~10 us on the unix port) through gammon/cube.py at the
+# match's terms. Loaded with the board's player only when cube play is on.
+#
+# API (control/autoplay.py, control/hint.py, bench/strength): `net` a kernels.net.Net,
+# `position` a gammon.Position seen by the player on roll (Game.position), `match` a
+# gammon.match.Match, `player` the player on roll (0 or 1), `level` "strong" or "easy".
+#   decide(net, position, match, player, level) -> None, "double" or ("resign", value): what
+#       the player on roll does before its throw
+#   answer(net, position, match, player, level) -> "take"/"drop" or "accept"/"reject": the
+#       answer of the other player to the offer on the table
+#   advice(net, position, match, player) -> dict for HINT: the strong level's choice
+#       ("action"), the equities behind it and their units ("equity": money, per cube unit,
+#       or "mwc": match winning chance), both in thousandths
+# The easy level keeps issue 13's plain rule for doubles and takes, from the chance of winning
+# alone: it doubles between 68% and 82% (when the cube is its to turn and not dead), takes
+# at 25% or more; its resignations are the strong level's.
+from kernels.compat import const
+
+from gammon import cube
+from gammon.match import DOUBLE, RESIGN
+
+_EASY_LOW = const(2785)  # 68%: the easy level doubles from here ...
+_EASY_HIGH = const(3359)  # ... up to 82%
+_EASY_TAKE = const(1024)  # and takes at 25% or more
+
+
+def _view(net, position, match, player):
+    """(p, terms, x, race) of the player on roll; in a race p is made sure (cube.sure)."""
+    b = position.key()
+    net.equity(b, 0)
+    p = net.probabilities()
+    race = not cube.contact(b)
+    if race:
+        p = cube.sure(p, b)
+    return p, cube.terms(match, player), cube.efficiency(b), race
+
+
+def decide(net, position, match, player, level="strong"):
+    """None (throw), "double", or ("resign", value) for `player` on roll before its throw."""
+    p, t, x, race = _view(net, position, match, player)
+    value = cube.resign_value(p, t, race)
+    if value and value > match.declined:
+        return ("resign", value)
+    if not match.may_double(player) or not cube.may_double(t):
+        return None
+    if level == "easy":
+        return "double" if _EASY_LOW <= p[0] <= _EASY_HIGH else None
+    return "double" if cube.action(p, t, x) == cube.DOUBLE else None
+
+
+def answer(net, position, match, player, level="strong"):
+    """The answer to the offer made by `player` (on roll): "take" or "drop" to a double,
+    "accept" or "reject" to a resignation."""
+    p, t, x, race = _view(net, position, match, player)
+    if match.offer == RESIGN:
+        return "accept" if cube.accepts(p, t, x, match.offer_value) else "reject"
+    if level == "easy":
+        return "take" if cube.P - p[0] >= _EASY_TAKE else "drop"
+    # the doubler's terms before its cube is turned, as cube.takes wants them
+    return "take" if cube.takes(p, t, x) else "drop"
+
+
+def advice(net, position, match, player):
+    """HINT on a cube decision of either side: see the module's comment."""
+    p, t, x, race = _view(net, position, match, player)
+    nd, dt, dp = cube.equities(p, t, x)
+    offer = match.offer
+    if offer == RESIGN:
+        action = "accept" if cube.accepts(p, t, x, match.offer_value) else "reject"
+    elif offer == DOUBLE:
+        action = "take" if dt < dp else "drop"
+    else:
+        act = cube.action(p, t, x) if match.may_double(player) else cube.NO_DOUBLE
+        action = ("no double", "double", "too good")[act]
+    if t.length:
+        one = cube.M
+        units = "mwc"
+    else:
+        one = cube.P
+        units = "equity"
+    return {
+        "action": action,
+        "units": units,
+        "no_double": nd * 1000 // one,
+        "double_take": dt * 1000 // one,
+        "double_pass": dp * 1000 // one,
+        "win": p[0] * 1000 // cube.P,
+    }

@@ -1,0 +1,152 @@
+# The board plays the cube through the controller (control/autoplay.py with
+# gammon/cube_play.py, every action through control/cube_actions.act): board against board
+# in money games and a whole match, and against a person who doubles and resigns.
+import gc
+
+import fakes
+from control.boot import boot
+from control.cube_actions import act
+from control.loader import weights_path
+from gammon.cube_play import answer
+from gammon.dice import Dice, SeededBytes
+from gammon.opponent import shared
+from hw.storage import Store
+from model.game import DONE, MOVE, OPENING, OVER, ROLL
+from test_autoplay import FRAME, Watch
+
+CUBE_EVENTS = ("double", "take", "drop", "resign", "accept", "reject")
+
+
+class Log:
+    """Wraps a test_autoplay.Watch: keeps the cube events in order."""
+
+    def __init__(self, watch):
+        self.watch = watch
+        self.cube = []
+
+    def __call__(self, ev):
+        if ev["event"] in CUBE_EVENTS:
+            self.cube.append(ev)
+        self.watch(ev)
+
+
+def _setup(players, terms, seed, pace=60, level="strong"):
+    gc.collect()
+    watch = Watch(False)
+    watch.now = 0
+    log = Log(watch)
+    ctl = boot(Store(fakes.tmpdir()), Dice(SeededBytes(seed)), "full", log, 0)
+    ctl.pace_ms = pace
+    watch.ctl = ctl
+    assert ctl.configure("players", players)[0] and ctl.configure("level", level)[0]
+    length, cube, jacoby = terms
+    for key, value in (("match_length", length), ("cube", cube), ("jacoby", jacoby)):
+        assert ctl.configure(key, value)[0], key
+    new = getattr(ctl, "new_game", None) or ctl.new
+    new(0)
+    g = ctl.game
+    assert g.terms == tuple(terms) and g.phase == OPENING
+    return ctl, watch, log
+
+
+def _tick_until(ctl, watch, done, act_fn=None, now=1000, limit=200000):
+    for _ in range(limit):
+        if done(ctl):
+            return now
+        now += FRAME
+        watch.now = now
+        ctl.tick(now)
+        watch.frame(now)
+        if act_fn:
+            act_fn(ctl, now)
+    raise AssertionError("not done: phase %d" % ctl.game.phase)
+
+
+def _check_answers(log):
+    """Every double is answered by the other side (take or drop), every resignation too."""
+    evs = log.cube
+    for i, ev in enumerate(evs):
+        if ev["event"] in ("double", "resign"):
+            assert i + 1 < len(evs), evs[-3:]
+            nxt = evs[i + 1]
+            want = ("take", "drop") if ev["event"] == "double" else ("accept", "reject")
+            assert nxt["event"] in want and nxt["by"] == 1 - ev["by"], (ev, nxt)
+
+
+def test_board_against_board_money_games_with_the_cube():
+    doubles = 0
+    for seed in (3, 9):  # short games (CPython runs the network's kernels slowly)
+        ctl, watch, log = _setup(["board", "board"], (0, True, True), seed)
+        g = ctl.game
+        _tick_until(ctl, watch, lambda c: c.game.phase == OVER)
+        watch.check()
+        _check_answers(log)
+        doubles += sum(1 for e in log.cube if e["event"] == "double")
+        takes = sum(1 for e in log.cube if e["event"] == "take")
+        assert g.match.cube == 2**takes
+        if log.cube and log.cube[-1]["event"] in ("drop", "accept"):
+            assert log.cube[-1]["winner"] == g.winner
+        assert g.points >= 1
+        fakes.done(ctl)
+    assert doubles >= 1  # the board does use its cube
+
+
+def test_board_against_board_plays_a_whole_match():
+    ctl, watch, log = _setup(["board", "board"], (3, True, False), 9, level="easy")
+    g = ctl.game
+    games = 0
+    now = 1000
+    while True:
+        crawford = g.match.crawford
+        start = len(log.cube)
+        now = _tick_until(ctl, watch, lambda c: c.game.phase == OVER, now=now)
+        games += 1
+        if crawford:  # no doubling in the Crawford game
+            assert not [e for e in log.cube[start:] if e["event"] == "double"]
+        if g.match.over():
+            break
+        ctl.press("ROLL", now + 10)  # the next game of the match
+        assert g.phase != OVER
+    watch.check()
+    _check_answers(log)
+    assert max(g.match.score) >= 3 and games >= 1
+    fakes.done(ctl)
+
+
+def test_the_board_answers_a_persons_double_and_resignation():
+    ctl, watch, log = _setup(["human", "board"], (0, True, False), 5, pace=100)
+    g = ctl.game
+    net = shared(weights_path()).net
+    asked = {"double": 0, "resign": 0}
+    expected = []
+
+    def person(ctl, now):
+        offer = g.mp is not None and g.mp.match.offer
+        if ctl.busy() or g.phase == OVER or ctl.view.rolling_until or offer:
+            return
+        if g.phase == MOVE and not ctl.by_board(g.turn):
+            if asked["double"] and not asked["resign"] and len(g.codes) > 6 and not g.steps():
+                ok, out = act(ctl, "resign", now, 1)  # the person offers a single
+                assert ok, out
+                asked["resign"] = 1
+                expected.append(answer(net, g.position, g.match, g.turn))
+                return
+            fakes.play_step(ctl, now)
+        elif g.phase == DONE and ctl.by_board(g.turn) and not asked["double"]:
+            # the board's play is complete: the person doubles instead of rolling
+            ok, out = act(ctl, "double", now)
+            if ok:
+                asked["double"] = 1
+                expected.append(answer(net, g.position, g.match, g.turn))
+        elif g.phase in (OPENING, ROLL, DONE):
+            ctl.press("ROLL", now)
+
+    _tick_until(ctl, watch, lambda c: c.game.phase == OVER, person)
+    watch.check()
+    _check_answers(log)
+    answers = [e["event"] for e in log.cube if e["event"] in ("take", "drop", "accept", "reject")]
+    assert asked["double"] and answers[: len(expected)] == expected, (answers, expected)
+    for e in log.cube:
+        if e["event"] in ("take", "drop", "accept", "reject"):
+            assert e["by"] == 1  # the board's side answered
+    fakes.done(ctl)
