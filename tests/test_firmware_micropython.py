@@ -38,6 +38,10 @@ HEAP = {
     # autoplay_app in 184K, autoplay_heap in 120K, autoplay_powercut in 160K
     "test_autoplay": "176K",
     "test_autoplay_app": "192K",
+    # the cube (gammon/cube*.py, the table) beside the player: passes in 72K; whole games and a
+    # match of the board against itself with the cube: 176K, as test_autoplay
+    "test_autoplay_cube": "80K",
+    "test_autoplay_cube_game": "192K",
     "test_autoplay_heap": "128K",  # a whole game of the board against itself
     "test_autoplay_powercut": "160K",
     # a save of MAX_SAVE (16 KB) is read in one piece and parsed: passes in 112K; the rest
