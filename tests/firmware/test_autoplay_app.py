@@ -9,9 +9,9 @@ from control.boot import boot
 from display.glyphs import segment_pixels, slot_names, target_segment
 from display.renderer import Renderer
 from display.view import button_of_target
+from fake_matrix import matrix_keys
 from gammon.dice import Dice, SeededBytes
 from hw.boards import pico
-from hw.inputs import MatrixKeys
 from hw.output import FakeStrip
 from hw.storage import Store
 from model.game import MOVE, OVER
@@ -19,38 +19,6 @@ from model.game import MOVE, OVER
 POLL = 5
 FRAME = 20
 T0 = 1000
-
-
-class Matrix:
-    """pico's key matrix with pull-ups: a column reads 0 while a pressed key joins it to the
-    row driven low."""
-
-    def __init__(self):
-        self.level = [1] * len(pico.MATRIX_ROWS)
-        self.down = []  # (row, col) of the keys held
-        self.where = {}
-        for r, line in enumerate(pico.KEYMAP):
-            for c, name in enumerate(line):
-                if name:
-                    self.where[name] = (r, c)
-        rows = [self._row(r) for r in range(len(pico.MATRIX_ROWS))]
-        cols = [self._col(c) for c in range(len(pico.MATRIX_COLS))]
-        self.keys = MatrixKeys(rows, cols, pico.KEYMAP, pico.MATRIX_ACTIVE_LOW)
-
-    def _row(self, r):
-        def drive(v):
-            self.level[r] = v
-
-        return drive
-
-    def _col(self, c):
-        def read():
-            for r, cc in self.down:
-                if cc == c and self.level[r] == 0:
-                    return 0
-            return 1
-
-        return read
 
 
 class Board:
@@ -64,13 +32,13 @@ class Board:
         self.ctl.configure("players", players)
         self.ctl.pace_ms = pace
         self.strip = FakeStrip(pico.LED_COUNT, pico.LED_ORDER)
-        self.matrix = Matrix()
+        self.matrix, keys = matrix_keys(pico)
         self.app = App(
             pico,
             "full",
             self.ctl,
             Renderer(pico, self.strip, T0),
-            self.matrix.keys,
+            keys,
             clock=lambda: self.now,
             poll_ms=POLL,
             frame_ms=FRAME,
@@ -92,9 +60,9 @@ class Board:
                     self.check(self.now)
 
     def tap(self, name, hold=40):
-        self.matrix.down = [self.matrix.where[name]]
+        self.matrix.hold(pico.KEYMAP, name)
         self.run(hold)
-        self.matrix.down = []
+        self.matrix.hold(pico.KEYMAP)
         self.run(40)
 
     def highlighted(self):

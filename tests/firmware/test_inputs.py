@@ -2,6 +2,7 @@
 # Plain test functions: collected by pytest and run under MicroPython by tests/mprun.py.
 import sys
 
+from fake_matrix import matrix_keys
 from hw.boards import pico
 from hw.inputs import Debouncer, DirectKeys, Inputs, MatrixKeys
 
@@ -163,38 +164,8 @@ def test_unnamed_bits_are_silent():
     assert log.names() == ["A"]
 
 
-class FakeMatrix:
-    """A diode key matrix with pull-ups: a column reads 0 when a pressed key joins it to a
-    row driven low (the diodes keep current from flowing any other way)."""
-
-    def __init__(self, nrows, ncols):
-        self.level = [1] * nrows
-        self.pressed = set()
-        self.reads_with_low_rows = []
-        self.rows = [self._row(r) for r in range(nrows)]
-        self.cols = [self._col(c) for c in range(ncols)]
-
-    def _row(self, r):
-        def drive(v):
-            self.level[r] = v
-
-        return drive
-
-    def _col(self, c):
-        def read():
-            self.reads_with_low_rows.append(self.level.count(0))
-            for r, cc in self.pressed:
-                if cc == c and self.level[r] == 0:
-                    return 0
-            return 1
-
-        return read
-
-
 def _matrix():
-    fake = FakeMatrix(len(pico.MATRIX_ROWS), len(pico.MATRIX_COLS))
-    keys = MatrixKeys(fake.rows, fake.cols, pico.KEYMAP, pico.MATRIX_ACTIVE_LOW)
-    return fake, keys
+    return matrix_keys(pico, log=True)
 
 
 def _pressed_names(keys, bits):
