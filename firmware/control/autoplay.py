@@ -36,6 +36,45 @@ def unload():
     return loader.unload()
 
 
+def cube_advice(ctl):
+    """HINT on a person's cube decision now (for control/hint.py): None when there is none
+    (cubeless money play, a play under way, the board's own decision, a cube that cannot
+    be turned), else gammon/cube_play.advice's dict (the strong level's "action" and the
+    equities behind it) with "player", who decides, and "kind": "double" (before its
+    throw, also while the other's play is complete), "take" (a double offered) or "accept"
+    (a resignation offered)."""
+    g = ctl.game
+    if g.mp is None and g.terms == PLAIN:
+        return None
+    who = _offered_to(g)
+    m = g.match
+    if who >= 0:
+        if ctl.by_board(who):
+            return None
+        roller = g.turn
+        position = g.position
+        kind = "take" if m.offer == 1 else "accept"  # gammon.match's DOUBLE
+    else:
+        if g.phase == ROLL:
+            roller = g.turn
+            position = g.position
+        elif g.phase == DONE:  # the play before is complete: DOUBLE instead of ROLL
+            roller = 1 - g.turn
+            position = g.current().swap()
+        else:
+            return None
+        if ctl.by_board(roller) or not m.may_double(roller):
+            return None
+        who = roller
+        kind = "double"
+    from gammon.cube_play import advice
+
+    out = advice(loader.opponent().net, position, m, roller)
+    out["player"] = who
+    out["kind"] = kind
+    return out
+
+
 def _offered_to(g):
     """The player who must answer the offer on the table (a double, a resignation), or -1."""
     mp = g.mp

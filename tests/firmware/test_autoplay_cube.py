@@ -1,5 +1,5 @@
 # The board's cube and resignation decisions in real positions with its own network
-# (gammon/cube_play.py), then (test_autoplay_cube_game.py) through the controller.
+# (gammon/cube_play.py); test_autoplay_cube_game.py has them through the controller.
 from control.loader import weights_path
 from gammon import Position
 from gammon import cube as cb
@@ -102,3 +102,4 @@ def test_match_advice_is_in_winning_chances():
     a = advice(net, Position.start(), m, 0)
     assert a["units"] == "mwc" and 0 < a["no_double"] < 1000
     assert a["action"] == "no double"
+

@@ -1,9 +1,11 @@
 # The board plays the cube through the controller (control/autoplay.py with
 # gammon/cube_play.py, every action through control/cube_actions.act): board against board
-# in money games and a whole match, and against a person who doubles and resigns.
+# in money games and a whole match, against a person who doubles and resigns, and HINT's
+# advice on a person's cube decisions.
 import gc
 
 import fakes
+from control.autoplay import cube_advice
 from control.boot import boot
 from control.cube_actions import act
 from control.loader import weights_path
@@ -42,8 +44,7 @@ def _setup(players, terms, seed, pace=60, level="strong"):
     length, cube, jacoby = terms
     for key, value in (("match_length", length), ("cube", cube), ("jacoby", jacoby)):
         assert ctl.configure(key, value)[0], key
-    new = getattr(ctl, "new_game", None) or ctl.new
-    new(0)
+    ctl.new_game(0)
     g = ctl.game
     assert g.terms == tuple(terms) and g.phase == OPENING
     return ctl, watch, log
@@ -149,4 +150,28 @@ def test_the_board_answers_a_persons_double_and_resignation():
     for e in log.cube:
         if e["event"] in ("take", "drop", "accept", "reject"):
             assert e["by"] == 1  # the board's side answered
+    fakes.done(ctl)
+
+
+def test_cube_advice_for_a_persons_decisions():
+    ctl, _ = fakes.make()
+    g = ctl.game
+    assert cube_advice(ctl) is None  # cubeless money play: no cube at all
+    assert ctl.configure("cube", True)[0] and ctl.configure("match_length", 0)[0]
+    ctl.new_game(0)
+    assert g.terms[1] and g.phase == OPENING
+    assert cube_advice(ctl) is None  # the opening throw: no cube decision
+    now = 100
+    while g.phase != DONE:  # player on roll plays its opening
+        ctl.roll(now) if g.phase == OPENING else fakes.play_step(ctl, now)
+        now += 10
+    a = cube_advice(ctl)
+    assert a["kind"] == "double" and a["player"] == 1 - g.turn
+    assert a["action"] in ("no double", "double", "too good") and a["units"] == "equity"
+    assert -3000 <= a["no_double"] <= 3000 and a["double_pass"] == 1000
+    ok, out = act(ctl, "double", now)
+    assert ok, out
+    a = cube_advice(ctl)
+    assert a["kind"] == "take" and a["player"] == 1 - g.turn
+    assert a["action"] in ("take", "drop")
     fakes.done(ctl)
