@@ -57,6 +57,9 @@ HEAP = {
     "test_game": "72K",
     "test_hint": "160K",
     "test_inputs": "64K",
+    # the nested streamed replies' tests (a match's games, each with its turns) leave the
+    # heap in pieces before the asyncio tests: 64K fails there, passes in 72K
+    "test_outbox": "72K",
     "test_output": "80K",
     "test_powercut": "96K",
     "test_protocol": "144K",
