@@ -162,6 +162,8 @@ def _gen():
 
 _GENERATOR = type(_gen())
 _END = object()
+_UNREAD = object()
+_PIECE_TEXT = const(32)  # a streamed line goes in pieces of about this many bytes (a few plays)
 
 if MICROPY:
 
@@ -183,77 +185,158 @@ def _utf8(text):
     return b if bad_at(b, 0, len(b) - (text[-1:] == "\n")) < 0 else None
 
 
+def _streams(v):
+    """Is `v` written a piece at a time: a generator, a list longer than _STREAM_OVER, or
+    a dict holding one (a short list is written whole, so it must hold none)?"""
+    if type(v) is _GENERATOR:
+        return True
+    if isinstance(v, (list, tuple)):
+        return len(v) > _STREAM_OVER
+    if isinstance(v, dict):
+        for k in v:
+            if _streams(v[k]):
+                return True
+    return False
+
+
 def encode(obj):
-    """The JSON line of `obj`, checked to be valid UTF-8 JSON (a line that would not be is
-    replaced by an `internal` error): bytes, or when a field is a long list or a generator
-    (the legal plays) a generator of the line's pieces, so no string of it all is built.
-    The generator has read that field's first item already (the plays are listed now)."""
-    big = None
-    for k in obj:
-        v = obj[k]
-        if type(v) is _GENERATOR or (isinstance(v, (list, tuple)) and len(v) > _STREAM_OVER):
-            big = k
+    """The JSON line of `obj`, checked to be valid UTF-8 JSON: bytes (a line that would not
+    be valid is replaced by an `internal` error), or, when it holds a generator or a long
+    list (the legal plays, a game's turns, a match's games, nested too), a generator of
+    the line's pieces of about _PIECE_TEXT bytes, each made when the writer asks for it,
+    so neither the line nor a long part of it is built in one piece and no step of the
+    writer holds the loop for long (an item that is not valid text is written as null).
+
+    A generator in `obj` itself has read its first item already (the plays are listed
+    now); everything else is written later, so a reply's values must be its own (the
+    replies build them fresh), not the game's lists that change."""
     try:  # a value JSON cannot write (never expected) must not stop the serial task
-        if big is None:
+        if not _streams(obj):
             line = _utf8(_dumps(obj) + "\n")
             return line if line is not None else _substitute(obj)
-        head = []
-        for k in obj:
-            if k != big:
-                head.append(_dumps(k) + ":" + _dumps(obj[k]))
-        head.append(_dumps(big) + ":[")
-        text = _utf8("{" + ",".join(head))
     except (TypeError, ValueError, MemoryError):  # the small error line may still fit
         return _substitute(obj)
-    if text is None:
-        return _substitute(obj)
-    it = iter(obj[big])
-    try:
-        item = next(it)
-    except StopIteration:
-        item = _END
-    except Exception:  # never expected: the listing failed
-        return _substitute(obj)
-    return _pieces(text, it, item)
+    first = {}
+    for k in obj:
+        v = obj[k]
+        if type(v) is _GENERATOR:
+            try:
+                first[k] = next(v)
+            except StopIteration:
+                first[k] = _END
+            except Exception:  # never expected: the listing failed
+                return _substitute(obj)
+    return _pieces(obj, first)
 
 
-def _pieces(head, it, item):
-    yield head
-    part = []
+class _Nest:
+    """Where a streamed line is: the closers of what is open, and whether a value must
+    come next (after a key), so a line cut short by an error still ends as valid JSON."""
+
+    def __init__(self):
+        self.stack = []
+        self.expect = False
+        self.keys = 0  # keys written in the line's own object
+
+    def open(self, opener, closer):
+        self.stack.append(closer)
+        self.expect = False
+        return opener
+
+    def close(self):
+        self.expect = False
+        return self.stack.pop()
+
+    def tail(self):
+        """What ends the line from here: null for a missing value, then the closers, the
+        line's own object marked truncated."""
+        out = b"null" if self.expect else b""
+        st = self.stack
+        while len(st) > 1:
+            out += st.pop()
+        if st:
+            st.pop()
+            out += b',"truncated":true}' if self.keys else b'"truncated":true}'
+        return out
+
+
+def _pieces(obj, first):
+    nest = _Nest()
+    parts = []
     size = 0
-    first = True
-    tail = "]}\n"
-    while item is not _END:
-        try:
-            s = _dumps(item)
-            part.append(s if first else "," + s)
-            first = False
-            size += len(s) + 1
-            if size > 200:
-                out = _piece(part)
-                part = []
+    try:
+        for frag in _object(obj, nest, b"", first):
+            parts.append(frag)
+            size += len(frag)
+            if size >= _PIECE_TEXT:
+                out = b"".join(parts)
+                parts = []
                 size = 0
                 yield out
-            item = next(it)
-        except StopIteration:
-            item = _END
-        except Exception:  # never expected (memory, a bug): end the line as valid JSON
-            part = []
-            tail = '],"truncated":true}\n'
-            item = _END
-    part.append(tail)
-    yield _piece(part)
+    except Exception:  # never expected (memory, a bug): end the line as valid JSON
+        parts.append(nest.tail())
+    parts.append(b"\n")
+    yield b"".join(parts)
 
 
-def _piece(part):
-    """The items of `part` as bytes; an item that is not valid text becomes null."""
-    out = _utf8("".join(part))
-    if out is not None:
-        return out
-    for i in range(len(part)):
-        if _utf8(part[i]) is None:
-            part[i] = ",null" if part[i][:1] == "," else "null"
-    return "".join(part).encode()
+def _object(d, nest, sep, first=None):
+    yield sep + nest.open(b"{", b"}")
+    top = first is not None
+    keys = d
+    if top:  # the line's own fields first (its id), so a line cut short still has them
+        keys = []
+        late = []
+        for k in d:
+            (late if _streams(d[k]) else keys).append(k)
+        keys += late
+    sep = b""
+    for k in keys:
+        key = _utf8(_dumps(k))
+        if key is None:
+            raise ValueError("a key that is not text")
+        nest.expect = True
+        if top:
+            nest.keys += 1
+        v = d[k]
+        if top and k in first:
+            yield from _array(v, nest, sep + key + b":", first[k])
+        else:
+            yield from _value(v, nest, sep + key + b":")
+        sep = b","
+    yield nest.close()
+
+
+def _value(v, nest, sep):
+    if type(v) is _GENERATOR or (isinstance(v, (list, tuple)) and len(v) > _STREAM_OVER):
+        yield from _array(v, nest, sep, _UNREAD)
+    elif isinstance(v, dict) and _streams(v):
+        yield from _object(v, nest, sep)
+    else:
+        b = _utf8(_dumps(v))
+        nest.expect = False
+        yield sep + (b if b is not None else b"null")
+
+
+def _array(v, nest, sep, item):
+    """The items of `v` (a list, or a generator whose first item is `item` when it has
+    been read already, else _UNREAD)."""
+    it = iter(v)
+    yield sep + nest.open(b"[", b"]")
+    if item is _UNREAD:
+        item = _next(it)
+    sep = b""
+    while item is not _END:
+        yield from _value(item, nest, sep)
+        sep = b","
+        item = _next(it)
+    yield nest.close()
+
+
+def _next(it):
+    try:
+        return next(it)
+    except StopIteration:
+        return _END
 
 
 def _substitute(obj):

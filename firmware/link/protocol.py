@@ -244,7 +244,8 @@ class Protocol:
         return _merge(_outcome(self.ctl.show_hint(now_ms)))
 
     def _history(self, req, now_ms):
-        return _merge(self.ctl.history_dict())
+        # the turns and games as generators: written a piece at a time (link/lines.py)
+        return _merge(self.ctl.history_dict(False))
 
     def _config(self, req, now_ms):
         changes = req.get("set")

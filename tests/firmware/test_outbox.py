@@ -216,3 +216,109 @@ def test_flush_gives_up_on_a_port_that_stays_full():
     box.put({"event": "repl"})
     _run(flush(box, 30))
     assert box.pending() and port.blocked == 0
+
+
+def _history_like(n_games, n_turns, seen):
+    """A reply shaped as `history` (report.history(listed=False)): generators of dicts
+    holding generators. `seen` counts the turns made, to see when they are made."""
+
+    def turns(g):
+        for t in range(n_turns):
+            seen.append((g, t))
+            yield {"player": t & 1, "dice": [t % 6 + 1, 3], "play": "%d/%d" % (24 - t % 20, 3)}
+
+    def games():
+        for g in range(n_games):
+            yield {"game": g + 1, "turns": turns(g), "score": [g, 0], "end": None}
+
+    return {"ok": True, "opening": [3, 1], "turns": turns(-1), "games": games(), "id": 7}
+
+
+def _plain(obj):
+    """The same object with every generator made a list (what the host reads back)."""
+    if isinstance(obj, dict):
+        return {k: _plain(obj[k]) for k in obj}
+    if isinstance(obj, (list, tuple)) or type(obj).__name__ == "generator":
+        return [_plain(x) for x in obj]
+    return obj
+
+
+def test_a_reply_of_nested_generators_goes_in_small_pieces_made_as_they_are_written():
+    """Generators inside generators (a match's games, each with its turns) are written a
+    piece at a time, each piece made when the writer asks for it, never the whole line or
+    a whole list at once; the line read back is the object's JSON."""
+    seen = []
+    line = encode(_history_like(2, 5, seen))
+    assert type(line).__name__ == "generator"
+    assert seen == [(-1, 0)]  # the top generators have read their first item, no more
+    text = bytearray()
+    n = 0
+    for piece in line:
+        n += 1
+        text += piece
+        assert len(piece) <= 100, piece  # an item or a few at most
+        if n == 3:
+            assert len(seen) < 4  # made as they are written
+    assert text.endswith(b"\n") and text.count(b"\n") == 1 and n > 10
+    assert bad_at(text, 0, len(text) - 1) < 0
+    assert json.loads(text.decode("utf-8")) == _plain(_history_like(2, 5, []))
+    # an empty generator, a list inside a dict inside a list of a generator
+    obj = {"a": (x for x in ()), "b": {"c": [1, 2], "d": (x for x in [{"e": [None]}])}}
+    got = json.loads(b"".join(encode(obj)).decode("utf-8"))
+    assert got == {"a": [], "b": {"c": [1, 2], "d": [{"e": [None]}]}}
+
+
+def test_a_nested_stream_that_fails_or_holds_bad_text_still_ends_as_valid_json():
+    def bad_turns():
+        yield {"play": "8/5"}
+        yield {"play": "x\ud800"}  # not text: the item is written as null
+        raise MemoryError("no room")
+
+    def games():
+        yield {"game": 1, "turns": bad_turns()}
+        yield {"game": 2}
+
+    for obj in ({"ok": True, "games": games(), "id": 3}, {"games": games()}):
+        text = b"".join(encode(obj))
+        assert bad_at(text, 0, len(text) - 1) < 0 and text.endswith(b"\n")
+        r = json.loads(text.decode("utf-8"))
+        assert r["truncated"] is True
+        assert r["games"][0]["turns"] == [{"play": "8/5"}, None]
+        assert r.get("id") == obj.get("id")
+
+    def fails_at_once():
+        raise ValueError("a bug")
+        yield  # a generator
+
+    text = b"".join(encode({"ok": True, "x": {"y": fails_at_once()}, "id": 4}))
+    r = json.loads(text.decode("utf-8"))
+    assert r["truncated"] is True and r["x"] == {"y": []}
+
+
+def test_a_streamed_reply_stays_whole_while_the_host_stops_reading_half_way():
+    """The host stops reading in the middle of a long streamed reply: nothing waits, events
+    meanwhile are kept or dropped whole; when it reads again the reply ends whole, then
+    the kept lines and the count of those dropped, every line valid JSON."""
+    port = Cdc(room=90, take=30)
+    box = Outbox(port, size=256, slots=8)
+    seen = []
+    assert box.put(_history_like(2, 5, seen), True)
+    for _ in range(6):  # a little of it goes out, then the host stops reading
+        if port.ready():
+            box.send()
+    assert port.part or port.fifo
+    kept = dropped = 0
+    for i in range(40):
+        if box.put({"event": "step", "n": i}):
+            kept += 1
+        else:
+            dropped += 1
+        if port.ready():
+            box.send()
+    assert dropped > 0 and port.blocked == 0
+    _pump(box, port)  # reads again
+    got = port.lines()
+    assert got[0] == _plain(_history_like(2, 5, []))
+    steps = [o["n"] for o in got if o.get("event") == "step"]
+    assert steps == sorted(steps) and len(steps) == kept
+    assert [o for o in got if o.get("event") == "dropped"][0]["events"] == dropped
