@@ -4,8 +4,8 @@ from gammon.play import Play, legal_plays
 from gammon.position import Position
 from model.game import DONE, MOVE, OVER, PHASES, hop_text
 
-# model/matchplay.py and model/past.py (and gammon.match, ~10 KB of heap) are imported only
-# where a match needs them: cubeless money play answers `state` without them.
+# A match's fields come from control/report_match.py, imported only when a game has a match:
+# cubeless money play answers `state` and `history` without the match code (~20 KB of heap).
 
 
 def plays_iter(game):
@@ -30,43 +30,29 @@ def board(v):
     return {"p0": list(v.pts0[1:]), "p1": list(v.pts1[1:]), "bar": list(v.bar), "off": list(v.off)}
 
 
-def offer(m):
-    """The double or resignation waiting for its answer: {"kind", "by", "value"}, or None."""
-    if not m.offer:
-        return None
-    return {"kind": "double" if m.offer == 1 else "resign", "by": m.offer_by,
-            "value": m.offer_value}
-
-
 def match_state(g, d):
-    """The match's fields of `state` into `d` (cubeless money play: without a Match)."""
-    mp = g.mp
+    """The match's fields of `state` into `d`; cubeless money play answers them here,
+    without the match code (control/report_match.py answers a match's)."""
     t = g.terms
-    if mp:
-        m = mp.match
-        d["cube"], owner, d["score"] = m.cube, m.owner, list(m.score)
-        d["may_double"] = g.may_double
-        d["offer"] = offer(m)
-        d["crawford"], d["match_over"] = m.crawford, m.over()
-        d["match_winner"] = m.match_winner() if m.over() else None
-        d["match_id"] = g.match_id()
-    else:
-        from gammon.matchid import encode
-
-        d["cube"], owner, d["score"] = 1, -1, list(g.plain)
-        d["may_double"] = d["crawford"] = d["match_over"] = False
-        d["offer"] = d["match_winner"] = None
-        over = g.phase == OVER  # played out: gnubg has the loser on roll, without dice
-        dice = sorted(g.dice, reverse=True) if g.dice and not over else (0, 0)
-        on = 1 - g.winner if over else g.turn
-        d["match_id"] = encode({
-            "cube": 1, "owner": -1, "move": on, "crawford": False, "state": 2 if over else 1,
-            "turn": on, "doubled": False, "resigned": 0, "die1": dice[0], "die2": dice[1],
-            "length": 0, "score0": g.plain[0] & 0x7FFF, "score1": g.plain[1] & 0x7FFF,
-            "jacoby_off": True,
-        })
-    d["cube_owner"] = owner if owner >= 0 else None
     d["match_length"], d["cube_on"], d["jacoby"] = t[0], t[1], t[2]
+    if g.mp:
+        from control.report_match import match_state
+
+        return match_state(g, d)
+    from gammon.matchid import encode
+
+    d["cube"], d["cube_owner"], d["score"] = 1, None, list(g.plain)
+    d["may_double"] = d["crawford"] = d["match_over"] = False
+    d["offer"] = d["match_winner"] = None
+    over = g.phase == OVER  # played out: gnubg has the loser on roll, without dice
+    dice = sorted(g.dice, reverse=True) if g.dice and not over else (0, 0)
+    on = 1 - g.winner if over else g.turn
+    d["match_id"] = encode({
+        "cube": 1, "owner": -1, "move": on, "crawford": False, "state": 2 if over else 1,
+        "turn": on, "doubled": False, "resigned": 0, "die1": dice[0], "die2": dice[1],
+        "length": 0, "score0": g.plain[0] & 0x7FFF, "score1": g.plain[1] & 0x7FFF,
+        "jacoby_off": True,
+    })
 
 
 def state(ctl, plays=True):
@@ -99,128 +85,78 @@ def state(ctl, plays=True):
     return d
 
 
-def _turns(pos, first, record):
-    """{"player", "dice", "play"} of each turn of a record (the save's text), one at a time."""
-    for i in range(0, len(record), 9):
-        d1, d2, code = int(record[i]), int(record[i + 1]), int(record[i + 2 : i + 9], 16)
-        text = ""
-        if code:
-            play = Play(pos, (d1, d2), code)
-            text = str(play)
-            pos = play.result
-        yield {"player": (first + i // 9) & 1, "dice": [d1, d2], "play": text}
-        pos = pos.swap()
-
-
 def turns(g):
     """The record's turns as {"player", "dice", "play"}, one at a time (for streaming),
-    read from the game's compact record (no text of it all is built)."""
+    read from the game's compact record (no text of it all is built): the record as it
+    is now, whatever the game does before the last is read."""
     pos = g.start[0] if g.start else Position.start()
-    for i in range(len(g.codes)):
-        r = g.rolls[i]
-        code = g.codes[i]
+    return _turns(pos, g.first, g.codes, g.rolls, len(g.codes))
+
+
+def _turns(pos, first, codes, rolls, n):
+    for i in range(n):
+        r = rolls[i]
+        code = codes[i]
         d1, d2 = r >> 3, r & 7
         text = ""
         if code:
             play = Play(pos, (d1, d2), code)
             text = str(play)
             pos = play.result
-        yield {"player": (g.first + i) & 1, "dice": [d1, d2], "play": text}
+        yield {"player": (first + i) & 1, "dice": [d1, d2], "play": text}
         pos = pos.swap()
-
-
-def actions(text):
-    """The cube actions and resignations of an actions text (the save's), in order:
-    {"turn": the turn's index in "turns", "rolled": after its dice were thrown, "player",
-    "action": double/take/drop/resign/accept/reject, "value": the cube offered or taken,
-    the resignation's 1-3}."""
-    out = []
-    if not text:  # no action: the match code is not loaded for it
-        return out
-    from model.matchplay import A_DOUBLE, A_RESIGN, A_TAKE
-    from model.past import ACTIONS
-
-    cube = value = 1
-    for i in range(0, len(text), 5):
-        slot, act, player = int(text[i : i + 3], 16), int(text[i + 3]), int(text[i + 4])
-        if act == A_DOUBLE:
-            value = cube * 2
-        elif act == A_TAKE:
-            cube = value
-        elif A_RESIGN <= act < A_RESIGN + 3:
-            value = act - A_RESIGN + 1
-        out.append({"turn": slot >> 1, "rolled": bool(slot & 1), "player": player,
-                    "action": ACTIONS[act], "value": value})
-    return out
-
-
-_ENDS = (None, "played", "resigned", "dropped")  # gammon.match's PLAYED, RESIGNED, DROPPED
 
 
 def _start(g):
     return {"position_id": g.start[0].position_id(), "turn": g.start[1]} if g.start else None
 
 
-def _past(p, listed):
-    """A finished game of the match, as `history` lists it (its turns read from its record
-    text one at a time; `listed` False: a generator)."""
-    pos = Position.from_id(p.start[0]) if p.start else Position.start()
-    t = _turns(pos, p.first, p.record) if p.record is not None else iter(())
-    return {
-        "game": p.number,
-        "opening": p.opening,
-        "start": {"position_id": p.start[0], "turn": p.start[1]} if p.start else None,
-        "turns": list(t) if listed else t,
-        "moves": p.record is not None,  # False: the moves were dropped for room
-        "actions": actions(p.acts),
-        "score": [p.before[0], p.before[1]],
-        "crawford": p.before[2],
-        "winner": p.winner,
-        "result": p.result,
-        "points": p.points,
-        "ended": _ENDS[p.how],
-    }
-
-
 def _current(g, listed):
     """The game in play as the last of `history`'s games. Cubeless money play (no
     MatchPlay): its game stands alone, played with the cube at 1, the match code unloaded."""
-    mp = g.mp
-    over = g.phase == OVER
-    if mp:
-        from model.past import acts_text
+    if g.mp:
+        from control.report_match import current
 
-        m = mp.match
-        number, acts, b = m.game_number, actions(acts_text(mp)), mp.before
-        points, ended = (m.points, _ENDS[m.ended]) if over else (None, None)
-    else:
-        b = list(g.plain)
-        if over:
-            b[g.winner] -= g.result
-        number, acts, b = 1, [], (b[0], b[1], False)
-        points, ended = (g.result, "played") if over else (None, None)
+        return current(g, listed, turns(g), _start(g))
+    b = list(g.plain)
+    over = g.phase == OVER
+    if over:
+        b[g.winner] -= g.result
     t = turns(g)
     return {
-        "game": number,
+        "game": 1,
         "opening": g.opening,
         "start": _start(g),
         "turns": list(t) if listed else t,
         "moves": True,
-        "actions": acts,
-        "score": [b[0], b[1]],
-        "crawford": b[2],
+        "actions": [],
+        "score": b,
+        "crawford": False,
         "winner": g.winner,
         "result": g.result,
-        "points": points,
-        "ended": ended,
+        "points": g.result if over else None,
+        "ended": "played" if over else None,
     }
 
 
 def _games(g, listed):
+    """The match's games, the one in play last: a list, or (`listed` False) a generator
+    of the games as they are now."""
+    games = list(g.mp.games) if g.mp else []
+    cur = _current(g, listed)
     if g.mp:
-        for p in g.mp.games:
-            yield _past(p, listed)
-    yield _current(g, listed)
+        from control.report_match import past
+
+        if listed:
+            return [past(p, True) for p in games] + [cur]
+        return _each(past, games, cur)
+    return [cur] if listed else _each(None, games, cur)
+
+
+def _each(past, games, cur):
+    for p in games:
+        yield past(p, False)
+    yield cur
 
 
 def history(g, listed=True):
@@ -245,5 +181,5 @@ def history(g, listed=True):
         "match_length": t[0],
         "jacoby": t[2],
         "cube_on": t[1],
-        "games": list(_games(g, True)) if listed else _games(g, False),
+        "games": _games(g, listed),
     }

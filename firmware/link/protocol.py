@@ -9,9 +9,9 @@ import json
 
 from kernels.compat import const
 from kernels.textcheck import bad_at
-from model.settings import Settings
 
 from link.lines import MAX_LINE, LineReader, guess_id, write_json
+from link.requests import BadRequest, config, cube, is_int, merge, outcome
 
 PROTOCOL = const(1)
 FIRMWARE = "0.1.0"
@@ -26,19 +26,6 @@ BUTTONS = (  # literal strings are interned: no heap
     "UNDO", "MENU", "LEFT", "RIGHT", "SELECT",
 )
 # fmt: on
-
-
-class BadRequest(Exception):
-    """An error reply: code and message."""
-
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 class Protocol:
@@ -110,7 +97,7 @@ class Protocol:
                 raise BadRequest("not_object", "a request is a JSON object")
             rid = req.get("id")
             if rid is not None and not (
-                (_is_int(rid) and -_MAX_ID <= rid <= _MAX_ID)
+                (is_int(rid) and -_MAX_ID <= rid <= _MAX_ID)
                 or (isinstance(rid, str) and len(rid) <= 32)
             ):
                 rid = None
@@ -187,7 +174,7 @@ class Protocol:
         return out
 
     def _state(self, req, now_ms):
-        out = _merge(self.ctl.state(False))
+        out = merge(self.ctl.state(False))
         out["plays"] = self.ctl.plays()  # a generator: written one by one, never joined
         return out
 
@@ -217,51 +204,44 @@ class Protocol:
             raise BadRequest(str(err.get("code")), str(err.get("message")))
         return {"ok": True, "button": button}
 
+    def _waits(self):
+        """BadRequest while a double or a resignation waits for its answer (no throw, no
+        step until it is answered)."""
+        g = self.ctl.game
+        if g.mp and g.mp.match.offer and g.phase != 4:  # model/game.py's OVER
+            raise BadRequest("wrong_phase", "an offer waits for its answer")
+
     def _roll(self, req, now_ms):
+        self._waits()
         dice = req.get("dice")
         if dice is not None:
             if not isinstance(dice, list) or len(dice) != 2:
                 raise BadRequest("bad_args", "dice: [a, b], each 1-6")
             for d in dice:
-                if not _is_int(d) or not 1 <= d <= 6:
+                if not is_int(d) or not 1 <= d <= 6:
                     raise BadRequest("bad_args", "dice: [a, b], each 1-6")
             dice = (dice[0], dice[1])
-        return _merge(_outcome(self.ctl.roll(now_ms, dice)))
+        return merge(outcome(self.ctl.roll(now_ms, dice)))
 
     def _move(self, req, now_ms):
+        self._waits()
         text = req.get("play")
         if not isinstance(text, str) or not text or len(text) > _MAX_TEXT:
             raise BadRequest("bad_args", 'play: a move in notation, e.g. "8/5 6/5"')
-        return _merge(_outcome(self.ctl.move(text, now_ms)), "steps")
+        return merge(outcome(self.ctl.move(text, now_ms)), "steps")
 
     def _undo(self, req, now_ms):
-        return _merge(_outcome(self.ctl.undo(now_ms)), "step")
+        return merge(outcome(self.ctl.undo(now_ms)), "step")
 
     def _new(self, req, now_ms):
-        return _merge(_outcome(self.ctl.new_game(now_ms)))
+        return merge(outcome(self.ctl.new_game(now_ms)))
 
     def _hint(self, req, now_ms):
-        return _merge(_outcome(self.ctl.show_hint(now_ms)))
+        return merge(outcome(self.ctl.show_hint(now_ms)))
 
     def _history(self, req, now_ms):
         # the turns and games as generators: written a piece at a time (link/lines.py)
-        return _merge(self.ctl.history_dict(False))
-
-    def _config(self, req, now_ms):
-        changes = req.get("set")
-        if changes is not None:
-            if not isinstance(changes, dict) or not changes:
-                raise BadRequest("bad_args", "set: {key: value, ...}")
-            # All or nothing: every change is tried on a scratch copy first.
-            scratch = Settings(self.ctl.settings.levels)
-            for key in changes:
-                try:
-                    scratch.set(key, changes[key])
-                except Exception as exc:
-                    raise BadRequest("bad_args", str(exc)[:80]) from None
-            for key in changes:
-                _outcome(self.ctl.configure(key, changes[key], now_ms), "bad_args")
-        return {"ok": True, "settings": self.ctl.settings.as_dict()}
+        return merge(self.ctl.history_dict(False))
 
     def _selftest(self, req, now_ms):
         if self.selftest is None:
@@ -272,31 +252,6 @@ class Protocol:
     def _repl(self, req, now_ms):
         self._stop()
         return {"ok": True, "repl": True}
-
-
-def _merge(d, key=None):
-    """A reply from a controller result: its dict's fields, or the value under `key`."""
-    out = {"ok": True}
-    if isinstance(d, dict):
-        for k in d:
-            out[k] = d[k]
-    elif key is not None and d is not None:
-        out[key] = d
-    return out
-
-
-def _outcome(r, code="illegal"):
-    """The result of a controller call returning (ok, error_or_result); BadRequest if not ok."""
-    if not isinstance(r, tuple) or len(r) != 2:
-        return r
-    ok, x = r
-    if ok:
-        return x
-    if isinstance(x, (tuple, list)) and len(x) == 2:
-        raise BadRequest(str(x[0]), str(x[1]))
-    if isinstance(x, dict):
-        raise BadRequest(str(x.get("code", code)), str(x.get("message", "")))
-    raise BadRequest(code, str(x))
 
 
 _HANDLERS = {
@@ -310,7 +265,14 @@ _HANDLERS = {
     "new": Protocol._new,
     "history": Protocol._history,
     "hint": Protocol._hint,
-    "config": Protocol._config,
+    "config": config,
+    # the cube and resignations (link/requests.py; control/cube_actions.py)
+    "double": cube,
+    "take": cube,
+    "drop": cube,
+    "resign": cube,
+    "accept": cube,
+    "reject": cube,
     "selftest": Protocol._selftest,
     "repl": Protocol._repl,
 }

@@ -210,20 +210,8 @@ def _match_id(g):
     return g._play().match_id(g.turn, g.dice if g.phase >= _MOVE else None)
 
 
-ENDS = (None, "played", "resigned", "dropped")  # gammon.match's PLAYED, RESIGNED, DROPPED
-
-
-GAME = {  # (the views cubeless money play answers itself are model/game.py's properties)
+GAME = {  # (the views of the record, cube and score: model/views.py's VIEWS)
     "match": lambda g: g._play().match,
-    "cube": lambda g: g.mp.match.cube,  # (a MatchPlay is made: model/game.py's _PLAIN)
-    "cube_owner": lambda g: g.mp.match.owner,
-    "crawford": lambda g: g.mp.match.crawford,
-    "match_over": lambda g: g.mp.match.over(),
-    "match_winner": lambda g: g.mp.match.match_winner() if g.mp.match.over() else None,
-    "games": lambda g: g.mp.games,
-    # what the winner scored with this game, how it ended (None while it goes on)
-    "points": lambda g: g._play().match.points if g.phase == _OVER else None,
-    "ended": lambda g: ENDS[g._play().match.ended] if g.phase == _OVER else None,
     "match_id": lambda g: lambda: _match_id(g),
     "double": lambda g: lambda: _double(g),
     "take": lambda g: lambda: _take(g),

@@ -1,0 +1,75 @@
+# The protocol's error replies and result handling, and the requests that take more checking
+# than a line: `config` (all changes or none) and the cube's (double, take, drop, resign,
+# accept, reject: control/cube_actions.py, imported only when one comes).
+from model.settings import Settings
+
+
+class BadRequest(Exception):
+    """An error reply: code and message."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def merge(d, key=None):
+    """A reply from a controller result: its dict's fields, or the value under `key`."""
+    out = {"ok": True}
+    if isinstance(d, dict):
+        for k in d:
+            out[k] = d[k]
+    elif key is not None and d is not None:
+        out[key] = d
+    return out
+
+
+def outcome(r, code="illegal"):
+    """The result of a controller call returning (ok, error_or_result); BadRequest if not ok."""
+    if not isinstance(r, tuple) or len(r) != 2:
+        return r
+    ok, x = r
+    if ok:
+        return x
+    if isinstance(x, (tuple, list)) and len(x) == 2:
+        raise BadRequest(str(x[0]), str(x[1]))
+    if isinstance(x, dict):
+        raise BadRequest(str(x.get("code", code)), str(x.get("message", "")))
+    raise BadRequest(code, str(x))
+
+
+def config(proto, req, now_ms):
+    """`config`: the settings, after `set` (every change tried on a scratch copy first:
+    all or none). match_length, cube and jacoby apply from the next match."""
+    ctl = proto.ctl
+    changes = req.get("set")
+    if changes is not None:
+        if not isinstance(changes, dict) or not changes:
+            raise BadRequest("bad_args", "set: {key: value, ...}")
+        scratch = Settings(ctl.settings.levels)
+        for key in changes:
+            try:
+                scratch.set(key, changes[key])
+            except Exception as exc:
+                raise BadRequest("bad_args", str(exc)[:80]) from None
+        for key in changes:
+            outcome(ctl.configure(key, changes[key], now_ms), "bad_args")
+    return {"ok": True, "settings": ctl.settings.as_dict()}
+
+
+def cube(proto, req, now_ms):
+    """double, take, drop, resign {"value": 1-3}, accept, reject: for the player whose
+    decision it is (a side the board plays decides for itself: wrong_phase)."""
+    kind = req["cmd"]
+    value = None
+    if kind == "resign":
+        value = req.get("value")
+        if not is_int(value) or not 1 <= value <= 3:
+            raise BadRequest("bad_args", "value: 1 (single), 2 (gammon) or 3 (backgammon)")
+    from control.cube_actions import act
+
+    return merge(outcome(act(proto.ctl, kind, now_ms, value)))
