@@ -14,14 +14,6 @@ import os
 import sys
 import time
 
-try:
-    _print_exception = sys.print_exception
-except AttributeError:  # CPython
-    import traceback
-
-    def _print_exception(exc):
-        traceback.print_exception(type(exc), exc, exc.__traceback__)
-
 
 def _ticks_ms():
     if hasattr(time, "ticks_ms"):
@@ -59,24 +51,16 @@ def _modules(engine, names):
 
 def run_module(name):
     """Runs the tests of one module; returns (passed, failed)."""
-    passed = failed = 0
+    from testloop import print_exception, run_tests  # tests/engine: on sys.path by now
+
     try:
         mod = __import__(name)
     except Exception as exc:  # an import error fails the whole module
         print("ERROR importing %s" % name)
-        _print_exception(exc)
+        print_exception(exc)
         return 0, 1
-    tests = sorted(k for k in dir(mod) if k.startswith("test_") and callable(getattr(mod, k)))
     start = _ticks_ms()
-    for test in tests:
-        gc.collect()
-        try:
-            getattr(mod, test)()
-            passed += 1
-        except Exception as exc:
-            failed += 1
-            print("FAIL %s.%s" % (name, test))
-            _print_exception(exc)
+    passed, failed = run_tests(mod, name)
     print("%s: %d passed, %d failed in %d ms" % (name, passed, failed, _ticks_ms() - start))
     del mod
     for key in list(sys.modules):

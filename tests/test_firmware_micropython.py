@@ -99,24 +99,14 @@ RUNNER = """
 import gc
 import sys
 sys.path[:0] = %r
+from testloop import run_tests
 for name in %r:
     __import__(name)
     gc.collect()
 mod = __import__(%r)
 gc.collect()
 print("heap free %%d of %%d after loading" %% (gc.mem_free(), gc.mem_free() + gc.mem_alloc()))
-passed = failed = 0
-for name in sorted(dir(mod)):
-    if name.startswith("test_"):
-        gc.collect()
-        try:
-            getattr(mod, name)()
-            passed += 1
-        except Exception as exc:
-            failed += 1
-            print("FAIL", name)
-            sys.print_exception(exc)
-print("%%d passed, %%d failed" %% (passed, failed))
+print("%%d passed, %%d failed" %% run_tests(mod, %r))
 """
 
 
@@ -177,7 +167,7 @@ PATHS = ["firmware", "tests", "tests/fake_hw"]
 
 def run_module(top: str, module: str, heap: str) -> subprocess.CompletedProcess:
     """Runs the tests of `module` from the precompiled folder `top`."""
-    code = RUNNER % (PATHS, tuple(_preload(module)), module)
+    code = RUNNER % (PATHS, tuple(_preload(module)), module, module)
     cmd = [MICROPYTHON, "-X", "heapsize=" + heap, "-c", code]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=top)
 
