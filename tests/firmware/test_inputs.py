@@ -5,23 +5,9 @@ import sys
 from fake_matrix import matrix_keys
 from hw.boards import pico
 from hw.inputs import Debouncer, DirectKeys, Inputs, MatrixKeys
+from xorshift import XorShift32
 
 MICROPY = sys.implementation.name == "micropython"
-
-
-class Rand:
-    """xorshift32: the same numbers on both interpreters (the engine's dice cost heap)."""
-
-    def __init__(self, seed):
-        self.x = seed
-
-    def below(self, n):
-        x = self.x
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        self.x = x
-        return (x >> 8) % n
 
 
 class Log:
@@ -84,7 +70,7 @@ def _level(changes, t):
 
 def test_bouncing_contact_registers_once():
     for seed in (1, 2, 3, 4, 5):
-        rnd = Rand(seed)
+        rnd = XorShift32(seed)
         for period in (1, 2, 5):
             deb, log = _debouncer()
             changes = []

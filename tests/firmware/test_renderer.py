@@ -33,24 +33,10 @@ from display.view import (  # noqa: E402
 )
 from hw.boards import pico  # noqa: E402
 from hw.ticks import ticks_add  # noqa: E402
+from xorshift import XorShift32  # noqa: E402
 
 OPENING, ROLL, MOVE, OVER = 0, 1, 2, 4  # game.py's phases (checked below)
 ROLL_STEP = glyphs.ROLL_STEP_MS
-
-
-class Rng:
-    """xorshift32: the same numbers on MicroPython and CPython."""
-
-    def __init__(self, seed):
-        self.s = seed or 1
-
-    def below(self, n):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s % n
 
 
 class Board:
@@ -196,7 +182,7 @@ def test_checkers_in_the_owners_colour_from_the_base():
 
 
 def test_random_views_decode_to_their_counts():
-    rng = Rng(7)
+    rng = XorShift32(7)
     r, strip, v = make()
     for i in range(24):
         v = View()
@@ -233,7 +219,7 @@ def test_fewer_leds_per_point_show_every_count_distinctly():
 
 
 def test_random_views_on_a_five_led_build():
-    rng = Rng(99)
+    rng = XorShift32(99)
     board = Board(5, bar=5, off=8)
     r, strip, v = make(board)
     for i in range(12):
