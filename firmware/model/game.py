@@ -16,6 +16,9 @@ OVER = const(4)  # `winner` won `result` (1 single, 2 gammon, 3 backgammon)
 PHASES = ("opening", "roll", "move", "done", "over")
 VERSION = const(2)
 PLAIN = (0, False, True)  # the default terms: cubeless money play, as before the cube
+# The match's views as cubeless money play answers them, with no MatchPlay made.
+_PLAIN = {"cube": 1, "cube_owner": -1, "crawford": False, "match_over": False,
+          "match_winner": None}
 
 
 def _name(n):
@@ -25,6 +28,31 @@ def _name(n):
 def hop_text(hop):
     """One single step (frm, to, hit) in notation: "13/11", "bar/22*", "6/off"."""
     return "%s/%s%s" % (_name(hop[0]), _name(hop[1]), "*" if hop[2] else "")
+
+
+_HEX = b"0123456789abcdef"
+_REC_TURNS = const(8)  # turns of the record a save piece holds
+
+
+def _record(rolls, codes):
+    """The save's record, 9 characters a turn (d1, d2, the play code in 7 hex digits), a few
+    turns a piece written into one buffer: no string or tuple a turn (a press's save
+    allocates little; M5)."""
+    buf = bytearray(9 * _REC_TURNS)
+    mv = memoryview(buf)
+    n = len(codes)
+    for i in range(0, n, _REC_TURNS):
+        k = 0
+        for j in range(i, i + _REC_TURNS if i + _REC_TURNS < n else n):
+            r = rolls[j]
+            c = codes[j]
+            buf[k] = 48 + (r >> 3)
+            buf[k + 1] = 48 + (r & 7)
+            for d in range(7):
+                buf[k + 8 - d] = _HEX[c & 15]
+                c >>= 4
+            k += 9
+        yield str(mv[:k], "ascii")
 
 
 class Game:
@@ -61,24 +89,53 @@ class Game:
         return self.mp
 
     def __getattr__(self, name):
-        """The views of the record, cube and score (model/views.py's VIEWS, no match code
-        needed): history ([[player, d1, d2, play_code], ...] one per finished turn),
-        score, match_length, cube, cube_owner (-1: centred), crawford, may_double,
-        match_over, match_winner (None until the match is over), games (the finished
-        games, model/past.py's Past), points, ended; and the match's (model/matchplay.py's
-        GAME): match, match_id(), double(), take(), drop(), resign(value), accept(),
+        """The match's views and actions, loaded when first asked for (model/matchplay.py's
+        GAME): match, cube, cube_owner (-1: centred), crawford, match_over, match_winner
+        (None until the match is over), games (the finished games, model/past.py's Past),
+        points, ended, match_id(), double(), take(), drop(), resign(value), accept(),
         reject(), new_match(terms). Each action acts for the right player or raises
-        ValueError and changes nothing. Both loaded when first asked for."""
-        from model.views import VIEWS
+        ValueError and changes nothing."""
+        if self.mp is None:  # cubeless money play: no match code
+            if name in _PLAIN:
+                return _PLAIN[name]
+            if name == "games":
+                return []
+            if name == "points" or name == "ended":  # a game played out, the cube at 1
+                over = self.phase == OVER
+                return (self.result if name == "points" else "played") if over else None
+        from model.matchplay import GAME
 
-        f = VIEWS.get(name)
+        f = GAME.get(name)
         if f is None:
-            from model.matchplay import GAME
-
-            f = GAME.get(name)
-            if f is None:
-                raise AttributeError(name)
+            raise AttributeError(name)
         return f(self)
+
+    # The views that cubeless money play answers without the match code (no MatchPlay).
+    @property
+    def history(self):
+        """[[player, d1, d2, play_code], ...]: one per finished turn (code 0: no move)."""
+        out = []
+        for i in range(len(self.codes)):
+            r = self.rolls[i]
+            out.append([(self.first + i) & 1, r >> 3, r & 7, self.codes[i]])
+        return out
+
+    @property
+    def score(self):
+        return list(self.mp.match.score if self.mp else self.plain)
+
+    @property
+    def match_length(self):
+        return self.terms[0]
+
+    @property
+    def may_double(self):
+        """Whether a double may be offered now: by the player on roll before the throw, or
+        by the opponent once the play is complete (DOUBLE instead of ROLL)."""
+        mp = self.mp
+        if not mp or self.phase not in (ROLL, DONE):
+            return False
+        return mp.match.may_double(self.turn if self.phase == ROLL else 1 - self.turn)
 
     def reset(self):
         self.phase = OPENING
@@ -282,9 +339,7 @@ class Game:
         # The record: 9 characters a turn, d1 d2 and the play code in 7 hex digits; the
         # cube actions and resignations 5 each: slot in 3 hex digits, action, player.
         yield ',"f":%d,"h":"' % self.first
-        for i in range(len(self.codes)):
-            r = self.rolls[i]
-            yield "%d%d%07x" % (r >> 3, r & 7, self.codes[i])
+        yield from _record(self.rolls, self.codes)
         t = self.terms
         p = self.plain if not self.mp else self.mp.match.score
         yield '","m":[%d,%d,%d],"sc":[%d,%d]' % (t[0], t[1], t[2], p[0], p[1])
