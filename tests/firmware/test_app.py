@@ -7,6 +7,7 @@ import fakes
 from app import App, build
 from control.boot import boot
 from display.renderer import Renderer
+from fake_wdt import FakeWdt
 from gammon.dice import Dice, SeededBytes
 from hw.boards import pico
 from hw.inputs import DirectKeys
@@ -41,14 +42,6 @@ class Clock:
     def __call__(self):
         self.t += self.step
         return self.t
-
-
-class WDT:
-    def __init__(self):
-        self.feeds = 0
-
-    def feed(self):
-        self.feeds += 1
 
 
 class Pins:
@@ -143,7 +136,7 @@ def _phase(ctl):
 
 
 def test_press_reaches_controller_and_leds():
-    wdt = WDT()
+    wdt = FakeWdt()
     app, ctl, rec, strip, pins, root = _make(wdt=wdt)
     try:
         assert _phase(ctl) == OPENING
@@ -199,7 +192,7 @@ def test_chord_reaches_controller_as_menu():
 
 
 def test_watchdog_stops_feeding_when_render_task_dies():
-    wdt = WDT()
+    wdt = FakeWdt()
     app, ctl, rec, strip, pins, root = _make(wdt=wdt, wrap=FailingController)
     seen = {}
 
@@ -220,7 +213,7 @@ def test_watchdog_stops_feeding_when_render_task_dies():
 
 
 def test_watchdog_stops_feeding_when_input_task_dies():
-    wdt = WDT()
+    wdt = FakeWdt()
     app, ctl, rec, strip, pins, root = _make(wdt=wdt)
     seen = {}
 
@@ -239,7 +232,7 @@ def test_watchdog_stops_feeding_when_input_task_dies():
 
 def test_watchdog_feeds_on_time():
     """With real periods: a check every check_ms of the clock, fed while both tasks beat."""
-    wdt = WDT()
+    wdt = FakeWdt()
     app, ctl, rec, strip, pins, root = _make(wdt=wdt)
     try:
         app.check_ms = 0

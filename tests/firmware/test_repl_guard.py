@@ -1,16 +1,9 @@
 # link/repl_guard.py: after the firmware left for the REPL, the watchdog is fed while the
 # REPL is used and left to restart the board into its game when it is not.
 # Runs under CPython (pytest) and MicroPython (tests/mprun.py); time is passed in.
+from fake_wdt import FakeWdt
 from hw.ticks import TICKS_MAX, ticks_add
 from link.repl_guard import FIRST_MS, IDLE_MS, ReplGuard
-
-
-class Wdt:
-    def __init__(self):
-        self.feeds = 0
-
-    def feed(self):
-        self.feeds += 1
 
 
 class Board:
@@ -29,7 +22,7 @@ class Board:
 
 def _guard(t=5000):
     board = Board(t)
-    wdt = Wdt()
+    wdt = FakeWdt()
     return board, wdt, ReplGuard(wdt, board.clock, board.activity)
 
 
