@@ -4,20 +4,16 @@ import gc
 import os
 
 import fakes
+from games import some_steps_in
 from hw.storage import GAME, MAX_SAVE, SETTINGS, TMP, Store
-from model.game import MOVE, OPENING, Game
+from model.game import MOVE, OPENING
 
 MB = 1 << 20
 
 
 def saved():
     """A save some steps into a game (player 1 to move 6-4), made without a controller."""
-    g = Game()
-    g.roll_opening((3, 1))
-    g.step(8, 5)
-    g.step(6, 5)
-    g.roll((6, 4))
-    return g.to_json().encode()
+    return some_steps_in().to_json().encode()
 
 
 def fill(root, name, head, byte, size):

@@ -1,4 +1,5 @@
 # Game: phases, turns, the record, game over, and the save format (MicroPython too).
+from games import some_steps_in
 from gammon.position import Position
 from model import savefile
 from model.game import DONE, MOVE, OPENING, OVER, ROLL, Game
@@ -154,11 +155,7 @@ def _tampered(text, old, new):
 
 
 def test_savefile_rejects_bad_saves():
-    g = Game()
-    g.roll_opening((3, 1))
-    g.step(8, 5)
-    g.step(6, 5)
-    g.roll((6, 4))
+    g = some_steps_in()
     text = g.to_json()
     record = "31%07x" % g.codes[0]
     assert '"h":"%s"' % record in text
