@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from ledgammon import boardinfo, terminal
 from ledgammon.cli import main
 from ledgammon.client import Client
+from ledgammon.replies import BadReply, check, event_ok
 
 BOARD = boardinfo.load("pico")
 # each command line, and the requests it makes besides `hello`
@@ -410,3 +411,75 @@ def test_any_events_are_followed_or_dropped(events):
         view = terminal.LiveView(client, True, board=BOARD)
         view.take(kept)
         view.screen()
+
+
+def _match_lines(tmp_path: Any) -> list[tuple[str, dict[str, Any]]]:
+    """(request, line) of every line the firmware (in-process, CPython) writes in a short
+    match with a double, a take, a rejected and an accepted resignation, and a drop."""
+    from control.boot import boot
+    from gammon.dice import Dice, SeededBytes
+    from hw.storage import Store
+    from link.protocol import Protocol
+
+    out: list[tuple[str, dict[str, Any]]] = []
+    cmd = [""]
+    buf = bytearray()
+
+    def write(b: bytes) -> None:  # a long line comes in pieces
+        buf.extend(b)
+        while b"\n" in buf:
+            i = buf.index(b"\n")
+            out.append((cmd[0], json.loads(bytes(buf[:i]))))
+            del buf[: i + 1]
+
+    ctl = boot(Store(str(tmp_path)), Dice(SeededBytes(1)), "full", lambda ev: None, 0)
+    proto = Protocol(ctl, {"board": "pico", "layout": "full", "leds": 452}, write)
+    ctl.emit = proto.event
+    script = [
+        {"cmd": "config", "set": {"match_length": 7, "cube": True}}, {"cmd": "new"},
+        {"cmd": "roll", "dice": [3, 1]}, {"cmd": "move", "play": "8/5 6/5"},
+        {"cmd": "double"}, {"cmd": "state"}, {"cmd": "take"}, {"cmd": "roll", "dice": [6, 4]},
+        {"cmd": "resign", "value": 1}, {"cmd": "state"}, {"cmd": "reject"},
+        {"cmd": "resign", "value": 2}, {"cmd": "accept"}, {"cmd": "history"}, {"cmd": "new"},
+        {"cmd": "roll", "dice": [3, 1]}, {"cmd": "move", "play": "8/5 6/5"},
+        {"cmd": "double"}, {"cmd": "drop"}, {"cmd": "state"}, {"cmd": "history"},
+    ]
+    for n, req in enumerate(script):
+        cmd[0] = req["cmd"]
+        req["id"] = n
+        proto.feed((json.dumps(req) + "\n").encode(), 10 * n)
+    return out
+
+
+def test_the_firmwares_match_replies_and_events_pass_the_checks(tmp_path):
+    lines = _match_lines(tmp_path)
+    kinds = set()
+    for cmd, line in lines:
+        if "event" in line:
+            assert event_ok(line), line
+            kinds.add(line["event"])
+        else:
+            assert line["ok"], (cmd, line)
+            assert check(cmd, line, "the board") is line
+            kinds.add(cmd)
+    assert {"double", "take", "drop", "resign", "accept", "reject", "over", "history"} <= kinds
+    history = [line for cmd, line in lines if cmd == "history" and "ok" in line][-1]
+    assert len(history["games"]) == 2 and history["games"][0]["ended"] == "resigned"
+    # a wrong type in a new field is a malformed reply or an unusable event
+    spoilt = [
+        ("state", "offer", {"kind": "beaver", "by": 0, "value": 2}),
+        ("state", "may_double", 1),
+        ("state", "match_winner", 2),
+        ("double", "cube", 1),
+        ("accept", "points", -1),
+        ("history", "games", [{"game": 1}]),
+    ]
+    for cmd, key, bad in spoilt:
+        line = copy.deepcopy([x for c, x in lines if c == cmd and "ok" in x][0])
+        line[key] = bad
+        with pytest.raises(BadReply):
+            check(cmd, line, "the board")
+    for event, key, bad in (("double", "by", 2), ("over", "score", [1]), ("reject", "by", None)):
+        ev = copy.deepcopy([x for c, x in lines if x.get("event") == event][0])
+        ev[key] = bad
+        assert not event_ok(ev), ev

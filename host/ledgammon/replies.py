@@ -177,6 +177,28 @@ STATE = fields(
     },
 )
 TURN = fields({"player": PLAYER, "dice": DICE, "play": STR})
+ACTION = fields({
+    "turn": COUNT,
+    "rolled": BOOL,
+    "player": PLAYER,
+    "action": one_of("double", "take", "drop", "resign", "accept", "reject"),
+    "value": ranged(1, 64),
+})
+GAME = fields(  # one game of history's "games"
+    {
+        "game": COUNT,
+        "opening": maybe(DICE),
+        "turns": list_of(TURN),
+        "actions": list_of(ACTION),
+        "score": list_of(COUNT, 2),
+        "winner": maybe(PLAYER),
+        "result": maybe(ranged(1, 3)),
+        "points": maybe(COUNT),
+        "ended": maybe(one_of("played", "resigned", "dropped")),
+    },
+    {"start": maybe(OBJECT), "moves": BOOL, "crawford": BOOL},
+)
+WON = {"by": PLAYER, "winner": PLAYER, "points": COUNT}  # a drop, an accepted resignation
 REPLIES: dict[str, Check] = {
     "hello": fields(
         {
@@ -202,10 +224,24 @@ REPLIES: dict[str, Check] = {
             "winner": maybe(PLAYER),
             "result": maybe(ranged(1, 3)),
         },
-        {"game": COUNT, "start": maybe(OBJECT), "cube": CUBE, "games": list_of(OBJECT)},
+        {
+            "game": COUNT,
+            "start": maybe(OBJECT),
+            "cube": CUBE,
+            "games": list_of(GAME),
+            "match_length": COUNT,
+            "jacoby": BOOL,
+            "cube_on": BOOL,
+        },
     ),
     "hint": fields({"play": STR, "steps": TEXTS}),
     "config": fields({"settings": SETTINGS}),
+    "double": fields({"by": PLAYER, "cube": ranged(2, 64)}),
+    "take": fields({"by": PLAYER, "cube": ranged(2, 64)}),
+    "drop": fields(WON),
+    "resign": fields({"by": PLAYER, "value": ranged(1, 3)}),
+    "accept": fields(WON),
+    "reject": fields({"by": PLAYER}),
 }
 ERROR = fields({"error": fields({"code": STR, "message": STR})})
 # Events are advisory: one that does not fit is dropped, never fatal (see Client._parse).
@@ -218,6 +254,14 @@ EVENTS: dict[str, Check] = {
     "undo": fields({"player": PLAYER, "from": ranged(0, 25), "to": ranged(0, 25)},
                    {"hit": BOOL}),
     "error": fields({}, {"code": STR, "message": STR, "button": STR}),
+    "over": fields({"winner": PLAYER, "result": ranged(1, 3)},
+                   {"points": COUNT, "score": list_of(COUNT, 2), "match_over": BOOL}),
+    "double": fields({"by": PLAYER, "cube": ranged(2, 64)}),
+    "take": fields({"by": PLAYER, "cube": ranged(2, 64)}),
+    "drop": fields(WON),
+    "resign": fields({"by": PLAYER, "value": ranged(1, 3)}),
+    "accept": fields(WON),
+    "reject": fields({"by": PLAYER}),
 }
 
 
