@@ -4,6 +4,7 @@ import gc
 import os
 
 import fakes
+from fake_file import FileOver
 from games import some_steps_in
 from hw.storage import GAME, MAX_SAVE, SETTINGS, TMP, Store
 from model.game import MOVE, OPENING
@@ -195,10 +196,10 @@ class Full:
         return FullFile(self, open(path, mode))
 
 
-class FullFile:
+class FullFile(FileOver):
     def __init__(self, fs, f):
+        super().__init__(f)
         self.fs = fs
-        self.f = f
 
     def write(self, data):
         fs = self.fs
@@ -209,12 +210,6 @@ class FullFile:
                 raise OSError(28)
             fs.room -= len(data)
         return self.f.write(data)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.f.close()
 
 
 def test_a_full_filesystem():

@@ -4,6 +4,7 @@ import json
 import os
 
 import fakes
+from fake_file import FileOver
 from hw.storage import GAME, SETTINGS, Store
 from model.game import MOVE, OPENING, Game
 
@@ -145,11 +146,11 @@ class _Cut(BaseException):
     """The power going off: nothing after it runs (not an OSError the Store handles)."""
 
 
-class _Log:
+class _Log(FileOver):
     """A file that logs each write, and is cut after `cut` of them (a file on the disk)."""
 
     def __init__(self, path, log, cut):
-        self.f = open(path, "w")
+        super().__init__(open(path, "w"))
         self.log = log
         self.cut = cut
         self.n = 0
@@ -161,12 +162,6 @@ class _Log:
         self.n += 1
         self.log.append(("w", s))
         return self.f.write(s)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.f.close()
 
 
 def test_a_save_in_pieces_goes_to_the_file_as_they_come_and_survives_a_cut():
