@@ -726,3 +726,59 @@ def test_the_cube_leds_are_drawn_across_the_middle():
     bright = [(max(up) > 100, max(lo) > 100) for up, lo in cells]
     assert bright == [(i in (0, 5), i == 2) for i in range(n)]
     assert cells[0][0][0] > cells[0][0][2] and cells[2][1][2] > cells[2][1][0]
+
+
+def test_the_cube_keys_play_a_match_on_the_firmware():
+    """The firmware in-process set to a 3-point match: d doubles, t takes, s 1 offers a
+    single game, j rejects it, s 2 then a ends the game with a gammon times the cube; the
+    status line and the panel follow every step."""
+    client = LocalClient(seed=9)
+    try:
+        assert client.request("config", set={"match_length": 3, "cube": True})["ok"]
+        assert client.request("new")["ok"]
+        view = terminal.LiveView(client, True, clock=lambda: 0.0)
+
+        def state():
+            view.next_state = view.next_leds = 0.0
+            view.poll()
+            return view.state, view.screen().lines()
+
+        st, lines = state()
+        while st["phase"] != "move":  # the opening
+            view.key("r")
+            st, lines = state()
+        mover = st["turn"]
+        assert client.request("move", play=st["plays"][0])["ok"]
+        st, lines = state()
+        assert st["phase"] == "done" and st["may_double"]
+        view.key("d")  # from a finished play: the turn passes and the next player doubles
+        st, lines = state()
+        doubler = 1 - mover
+        assert st["offer"] == {"kind": "double", "by": doubler, "value": 2}
+        assert "player %d doubles to 2: player %d, take or drop?" % (doubler, mover) in lines[
+            board_text.STATUS]
+        assert lines[-1].startswith("t:take x:drop")
+        view.key("t")
+        st, lines = state()
+        assert st["offer"] is None and st["cube"] == 2 and st["cube_owner"] == mover
+        assert "cube 2 · player %d" % mover in [ln[board_text.PANEL:].rstrip() for ln in lines]
+        view.key("s")
+        view.key("1")
+        st, lines = state()
+        assert st["offer"] == {"kind": "resign", "by": doubler, "value": 1}
+        assert "resigns a single game (2 points)" in lines[board_text.STATUS]
+        assert lines[-1].startswith("a:accept j:reject")
+        view.key("j")
+        st, _ = state()
+        assert st["offer"] is None and st["phase"] == "roll"
+        for key in ("s", "2", "a"):
+            view.key(key)
+        st, lines = state()
+        assert st["phase"] == "over" and st["winner"] == mover
+        assert st["score"][mover] == 4 and st["match_over"] and st["match_winner"] == mover
+        assert "player %d resigned, player %d wins 4 points" % (doubler, mover) in lines[
+            board_text.STATUS]
+        assert "match over" in [ln[board_text.PANEL:].rstrip() for ln in lines]
+        assert "wins 4 points" in lines[board_text.STATUS + 1]  # the accept or over event
+    finally:
+        client.close()
