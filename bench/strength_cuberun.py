@@ -16,6 +16,7 @@ from strength_gnubg import Gnubg, GnubgCubePlayer
 from strength_judge import JUDGE_PLIES, errors, judge
 
 MATCH_LENGTH = 7
+WORST = 25  # the costliest decisions kept in the JSON
 
 
 class Seats:
@@ -200,6 +201,17 @@ def judge_lines(level: str, decisions: list[Decision], limit: int) -> dict[str, 
             "unit": unit,
             "not_gnubgs": e.wrong,
             "kinds": e.kinds,
+            # the costliest, for whoever tunes the board's cube: set gnubgid PID:MID, hint
+            "worst": [
+                {
+                    "gnubgid": "%s:%s" % (j.decision.position_id, j.decision.match_id),
+                    "kind": j.decision.kind,
+                    "board": j.decision.action,
+                    "gnubg_2ply": j.proper,
+                    "loss": round(j.loss * scale, 4),
+                }
+                for j in sorted(judged, key=lambda j: -j.loss)[:WORST]
+            ],
         }
     return out
 

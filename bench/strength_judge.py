@@ -26,6 +26,7 @@ class Judged:
     decision: Decision
     loss: float  # money: equity per cube; match: winning chance (0-1)
     right: bool  # gnubg 2-ply's action
+    proper: str = ""  # gnubg 2-ply's proper cube action
 
 
 def arises(oracle: Gnubg, d: Decision) -> bool:
@@ -49,7 +50,7 @@ def judge(oracle: Gnubg, decisions: Iterable[Decision], limit: int) -> list[Judg
             loss, right = a.double_loss(d.action), d.action == a.doubles()
         else:
             loss, right = a.take_loss(d.action), d.action == a.takes()
-        out.append(Judged(d, max(0.0, loss), right))
+        out.append(Judged(d, max(0.0, loss), right, a.proper))
     return out
 
 
