@@ -21,6 +21,7 @@ import sys
 import tempfile
 
 import gnubg
+import gnubg_capture
 
 START_ID = "4HPwATDgc/ABMA"
 # The crafted corners (also used by the engine tests); checked to be legal gnubg positions.
@@ -57,23 +58,7 @@ def _init():
 
 def command(cmd):
     """Run a gnubg command, returning what it printed (gnubg writes to file descriptor 1)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    _OUT.seek(0)
-    _OUT.truncate()
-    saved = os.dup(1), os.dup(2)
-    os.dup2(_OUT.fileno(), 1)
-    os.dup2(_OUT.fileno(), 2)
-    try:
-        gnubg.command(cmd)
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        os.close(saved[0])
-        os.close(saved[1])
-    _OUT.seek(0)
-    return _OUT.read().decode("utf-8", "replace")
+    return gnubg_capture.command(_OUT, cmd)
 
 
 def board_of(pid):

@@ -14,6 +14,7 @@ import sys
 import tempfile
 
 import gnubg
+import gnubg_capture
 
 _OUT = None
 _LINE = re.compile(r"^\s*[123]\.\s+(No double|No redouble|Double, take|Redouble, take|"
@@ -26,23 +27,7 @@ EVAL0 = None
 
 def command(cmd):
     """Runs a gnubg command; returns what it printed (gnubg writes to descriptor 1)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    _OUT.seek(0)
-    _OUT.truncate()
-    saved = os.dup(1), os.dup(2)
-    os.dup2(_OUT.fileno(), 1)
-    os.dup2(_OUT.fileno(), 2)
-    try:
-        gnubg.command(cmd)
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        os.close(saved[0])
-        os.close(saved[1])
-    _OUT.seek(0)
-    return _OUT.read().decode("utf-8", "replace")
+    return gnubg_capture.command(_OUT, cmd)
 
 
 def init(plies=0):

@@ -1,0 +1,28 @@
+"""GNU Backgammon's commands with their printed text captured (CPython only): gnubg writes to
+file descriptors 1 and 2, not to sys.stdout, so they are pointed at a file for the call."""
+
+import os
+import sys
+
+import gnubg
+
+
+def command(out, cmd):
+    """Runs gnubg command `cmd`; returns what it printed, caught in the binary file `out`."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    out.seek(0)
+    out.truncate()
+    saved = os.dup(1), os.dup(2)
+    os.dup2(out.fileno(), 1)
+    os.dup2(out.fileno(), 2)
+    try:
+        gnubg.command(cmd)
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        os.close(saved[0])
+        os.close(saved[1])
+    out.seek(0)
+    return out.read().decode("utf-8", "replace")
