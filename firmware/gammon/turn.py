@@ -4,6 +4,10 @@ from kernels.movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, CodeList, play_code
 from .play import Play, apply_step, check_dice, die_order, undo_step
 from .position import Position
 
+# The codes of a new Turn's legal plays and its searches' scratch, for every Turn: made once
+# (a press that makes a Turn or asks what can move allocates little), one search at a time.
+_codes = CodeList()
+
 
 def _point(src):
     return src + 1  # index 24 (bar) is 25 in notation, like every point
@@ -47,13 +51,12 @@ class Turn:
         self._board = bytearray(position.key())
         self._left = [d1] * 4 if d1 == d2 else sorted(self.dice, reverse=True)
         self._done = []  # (src index, die, hit)
-        codes = play_codes(bytearray(position.key()), self.dice)
+        codes = play_codes(bytearray(position.key()), self.dice, _codes)
         self.count = len(codes)  # distinct legal plays
         self.length = codes[0] >> LEN_SHIFT & 7 if codes else 0  # steps in a legal play
         self._first = codes[0] if codes else 0
         # With one die playable, all plays use the same die (the larger one when it can).
         self._only_die = die_order(self.dice, self._first)[0] if self.length == 1 else 0
-        self._scratch = CodeList()
 
     @property
     def complete(self):
@@ -84,10 +87,14 @@ class Turn:
         if need == 0:
             return True
         hit = apply_step(self._board, src, die)
-        rest = list(self._left)
-        rest.remove(die)
-        best = search(self._board, rest, self._scratch)
-        undo_step(self._board, src, die, hit)
+        left = self._left  # the die taken out for the search and put back where it was
+        i = left.index(die)
+        del left[i]
+        try:
+            best = search(self._board, left, _codes)
+        finally:
+            left.insert(i, die)
+            undo_step(self._board, src, die, hit)
         return best >= need
 
     def _push(self, src, die):
@@ -106,12 +113,17 @@ class Turn:
     def movable(self):
         """Points (25 = bar) holding a checker that can start a legal step now."""
         out = []
+        left = self._left  # sorted high to low: each value tried once, no list made
         for src in range(24, -1, -1):
             if self._board[src]:
-                for die in self._dice_left():
-                    if self._ok(src, die):
-                        out.append(_point(src))
-                        break
+                prev = 0
+                for k in range(len(left)):
+                    die = left[k]
+                    if die != prev:
+                        prev = die
+                        if self._ok(src, die):
+                            out.append(_point(src))
+                            break
         return out
 
     def _dice_left(self):
