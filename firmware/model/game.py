@@ -16,9 +16,6 @@ OVER = const(4)  # `winner` won `result` (1 single, 2 gammon, 3 backgammon)
 PHASES = ("opening", "roll", "move", "done", "over")
 VERSION = const(2)
 PLAIN = (0, False, True)  # the default terms: cubeless money play, as before the cube
-# The match's views as cubeless money play answers them, with no MatchPlay made.
-_PLAIN = {"cube": 1, "cube_owner": -1, "crawford": False, "match_over": False,
-          "match_winner": None}
 
 
 def _name(n):
@@ -89,53 +86,24 @@ class Game:
         return self.mp
 
     def __getattr__(self, name):
-        """The match's views and actions, loaded when first asked for (model/matchplay.py's
-        GAME): match, cube, cube_owner (-1: centred), crawford, match_over, match_winner
-        (None until the match is over), games (the finished games, model/past.py's Past),
-        points, ended, match_id(), double(), take(), drop(), resign(value), accept(),
+        """The views of the record, cube and score (model/views.py's VIEWS, no match code
+        needed): history ([[player, d1, d2, play_code], ...] one per finished turn),
+        score, match_length, cube, cube_owner (-1: centred), crawford, may_double,
+        match_over, match_winner (None until the match is over), games (the finished
+        games, model/past.py's Past), points, ended; and the match's (model/matchplay.py's
+        GAME): match, match_id(), double(), take(), drop(), resign(value), accept(),
         reject(), new_match(terms). Each action acts for the right player or raises
-        ValueError and changes nothing."""
-        if self.mp is None:  # cubeless money play: no match code
-            if name in _PLAIN:
-                return _PLAIN[name]
-            if name == "games":
-                return []
-            if name == "points" or name == "ended":  # a game played out, the cube at 1
-                over = self.phase == OVER
-                return (self.result if name == "points" else "played") if over else None
-        from model.matchplay import GAME
+        ValueError and changes nothing. Both loaded when first asked for."""
+        from model.views import VIEWS
 
-        f = GAME.get(name)
+        f = VIEWS.get(name)
         if f is None:
-            raise AttributeError(name)
+            from model.matchplay import GAME
+
+            f = GAME.get(name)
+            if f is None:
+                raise AttributeError(name)
         return f(self)
-
-    # The views that cubeless money play answers without the match code (no MatchPlay).
-    @property
-    def history(self):
-        """[[player, d1, d2, play_code], ...]: one per finished turn (code 0: no move)."""
-        out = []
-        for i in range(len(self.codes)):
-            r = self.rolls[i]
-            out.append([(self.first + i) & 1, r >> 3, r & 7, self.codes[i]])
-        return out
-
-    @property
-    def score(self):
-        return list(self.mp.match.score if self.mp else self.plain)
-
-    @property
-    def match_length(self):
-        return self.terms[0]
-
-    @property
-    def may_double(self):
-        """Whether a double may be offered now: by the player on roll before the throw, or
-        by the opponent once the play is complete (DOUBLE instead of ROLL)."""
-        mp = self.mp
-        if not mp or self.phase not in (ROLL, DONE):
-            return False
-        return mp.match.may_double(self.turn if self.phase == ROLL else 1 - self.turn)
 
     def reset(self):
         self.phase = OPENING
@@ -348,8 +316,8 @@ class Game:
         yield "}"
 
     def save_parts(self, size=512):
-        """The save text in pieces of at most `size` characters (a piece of chunks() longer
-        than that comes whole: none is), so a save is written without one long string."""
+        """The save text in pieces of at most `size` characters, so a save is written
+        without one long string (a finished game's record longer than that is cut)."""
         part = []
         n = 0
         for c in self.chunks():
@@ -357,6 +325,10 @@ class Game:
                 yield "".join(part)
                 part = []
                 n = 0
+            if len(c) > size:
+                for i in range(0, len(c), size):
+                    yield c[i : i + size]
+                continue
             part.append(c)
             n += len(c)
         if part:

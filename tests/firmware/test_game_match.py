@@ -218,6 +218,43 @@ def test_a_power_cut_after_every_action_of_whole_matches():
     assert {(ROLL, 1), (ROLL, 2), (MOVE, 2), (OVER, 0)} <= kinds, kinds
 
 
+def _play_match(seed, length, cut):
+    """A whole match of random actions; with `cut`, a power cut after every action, play
+    going on from the game read back. (score, Match ID, every game's actions and end)."""
+    rnd = _lcg(seed)
+    g = Game(1, (length, True, False))
+    while act(g, rnd, 10):
+        if cut:
+            g = _load(g.save_text())
+    return g.score, g.match_id(), [(p.acts, p.how, p.winner, p.points) for p in g.games]
+
+
+def test_a_match_cut_after_every_action_ends_as_one_never_cut():
+    for seed, length in ((3, 3), (4, 5)):
+        whole = _play_match(seed, length, False)
+        assert whole == _play_match(seed, length, True)
+        assert max(whole[0]) >= length and len(whole[2]) >= 1  # (the last game: in play)
+        gc.collect()
+
+
+def test_the_save_in_pieces_is_the_save():
+    """save_parts(): pieces of at most 512 characters that make save_text() (the board
+    writes them to flash one by one)."""
+    rnd = _lcg(11)
+    g = Game(1, (7, True, False))
+    n = 0
+    while act(g, rnd, 30) and n < 400:
+        n += 1
+        if n % 50 == 0:
+            parts = list(g.save_parts())
+            assert all(0 < len(p) <= 512 for p in parts) and "".join(parts) == g.save_text()
+    parts = list(g.save_parts(64))
+    assert len(parts) > 3 and all(len(p) <= 64 for p in parts)
+    assert "".join(parts) == g.save_text()
+    plain = Game()
+    assert list(plain.save_parts()) == [plain.save_text()] and plain.mp is None
+
+
 def test_a_long_match_stays_within_the_save_limit():
     rnd = _lcg(7)
     g = Game(1, (25, False, True))  # the cube off: a point or so a game
