@@ -26,3 +26,23 @@ def command(out, cmd):
         os.close(saved[1])
     out.seek(0)
     return out.read().decode("utf-8", "replace")
+
+
+def quiet(cmd):
+    """Runs gnubg command `cmd`, what it prints (a board after most commands) thrown away, so
+    a test's output stays readable."""
+    fd = os.dup(1)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 1)
+        try:
+            gnubg.command(cmd)
+        finally:
+            os.dup2(fd, 1)
+            os.close(fd)
+
+
+# A session where the test makes every move: two human players, nothing automatic (gnubg's
+# `hint` and friends hang without "set threads 1").
+BY_HAND = ("set threads 1", "set player 0 human", "set player 1 human",
+           "set automatic roll off", "set automatic game off", "set automatic crawford on",
+           "set automatic move off")

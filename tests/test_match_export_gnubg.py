@@ -6,7 +6,6 @@ games, moves, cube actions and results."""
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Any
 
@@ -16,28 +15,15 @@ from gammon import legal_plays
 from gammon.match import DOUBLE, Match
 from gammon.matchid import decode
 from gammon.position import Position
+from gnubg_capture import BY_HAND, quiet
 from ledgammon import export, matfile
 
 KEPT = ("move", "double", "take", "drop", "resign")  # what a .mat holds of gnubg's records
 
 
-def quiet(cmd: str) -> None:
-    """gnubg prints a board after most commands: keep the test's output readable."""
-    fd = os.dup(1)
-    with open(os.devnull, "w") as null:
-        os.dup2(null.fileno(), 1)
-        try:
-            gnubg.command(cmd)
-        finally:
-            os.dup2(fd, 1)
-            os.close(fd)
-
-
 @pytest.fixture(scope="module")
 def gnu():
-    for cmd in ("set threads 1", "set player 0 human", "set player 1 human",
-                "set automatic roll off", "set automatic game off",
-                "set automatic crawford on", "set automatic move off", "set seed 13"):
+    for cmd in BY_HAND + ("set seed 13",):
         quiet(cmd)  # the seed: gnubg throws each opening itself, the same ones every run
     return gnubg
 

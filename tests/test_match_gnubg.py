@@ -3,7 +3,6 @@ against GNU Backgammon itself: random matches and money sessions are played in g
 its commands (double, take, drop, resign, accept, reject, the dice set, the moves) and in the
 engine side by side, and every state reached has the same Match ID in both."""
 
-import os
 import random
 
 import gnubg
@@ -12,26 +11,13 @@ from gammon import legal_plays
 from gammon.match import DOUBLE, Match
 from gammon.matchid import decode, encode
 from gammon.position import Position
-
-
-def _quiet(cmd: str) -> None:
-    """gnubg prints a board after most commands: keep the test's output readable."""
-    fd = os.dup(1)
-    with open(os.devnull, "w") as null:
-        os.dup2(null.fileno(), 1)
-        try:
-            gnubg.command(cmd)
-        finally:
-            os.dup2(fd, 1)
-            os.close(fd)
+from gnubg_capture import BY_HAND, quiet
 
 
 @pytest.fixture(scope="module")
 def gnu():
-    for cmd in ("set threads 1", "set player 0 human", "set player 1 human",
-                "set automatic roll off", "set automatic game off",
-                "set automatic crawford on", "set automatic move off"):
-        _quiet(cmd)
+    for cmd in BY_HAND:
+        quiet(cmd)
     return gnubg
 
 
@@ -60,37 +46,37 @@ def _step(rnd: random.Random, s: Side) -> bool:
         if m.over() or (m.length == 0 and m.game_number >= 4):
             return False
         m.next_game()
-        _quiet("new game")
+        quiet("new game")
         s.start_game()
         return True
     if m.offer:  # the answer: take 60% / drop, accept half / reject, in both
         yes, no = ("take", "drop") if m.offer == DOUBLE else ("accept", "reject")
         answer = yes if rnd.random() < (0.6 if m.offer == DOUBLE else 0.5) else no
         getattr(m, answer)(m.deciding(s.on_roll))
-        _quiet(answer)
+        quiet(answer)
         return True
     r = rnd.random()
     if r < 0.03 and m.declined < 3:
         value = rnd.randint(m.declined + 1, 3)  # only more after a rejection (gnubg's rule)
         m.resign(s.on_roll, value)
-        _quiet("resign %d" % value)
+        quiet("resign %d" % value)
         return True
     if s.dice is None:
         if r < 0.25 and m.may_double(s.on_roll):
             m.double(s.on_roll)
-            _quiet("double")
+            quiet("double")
             return True
         a, b = sorted((rnd.randint(1, 6), rnd.randint(1, 6)), reverse=True)
-        _quiet("set dice %d %d" % (a, b))
+        quiet("set dice %d %d" % (a, b))
         m.went_on()
         s.dice = (a, b)
         if not legal_plays(s.pos, s.dice):  # no legal move: the turn passes
-            _quiet("move")
+            quiet("move")
             s.pos, s.on_roll, s.dice = s.pos.swap(), 1 - s.on_roll, None
         return True
     plays = legal_plays(s.pos, s.dice)
     play = plays[rnd.randrange(len(plays))]
-    _quiet("move %s" % play)
+    quiet("move %s" % play)
     m.went_on()
     s.pos = play.result
     won = s.pos.outcome()
@@ -109,12 +95,12 @@ def test_match_ids_equal_gnubgs_in_random_matches_and_sessions(gnu):
     for k in range(48):
         if k % 4 == 3:  # money play, with and without the Jacoby rule
             jacoby = k % 8 == 3
-            _quiet("set jacoby %s" % ("on" if jacoby else "off"))
-            _quiet("new session")
+            quiet("set jacoby %s" % ("on" if jacoby else "off"))
+            quiet("new session")
             match = Match(0, True, jacoby)
         else:
             length = rnd.choice((1, 2, 3, 5, 7))
-            _quiet("new match %d" % length)
+            quiet("new match %d" % length)
             match = Match(length)
         side = Side(match)
         while True:
