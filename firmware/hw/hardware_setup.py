@@ -44,7 +44,8 @@ def board_name(platform=None, machine=None):
 
 
 def board_module(platform=None, machine=None):
-    """The board module itself (only that one is loaded: heap)."""
+    """The board module itself: only that one is loaded (heap), with the modules it takes
+    whole (hw/boards/common.py, and pico.py for the Pico 2 that shares its pins)."""
     return __import__("hw.boards." + board_name(platform, machine), None, None, ("NAME",))
 
 
