@@ -117,3 +117,106 @@ def test_match_ids_equal_gnubgs_in_random_matches_and_sessions(gnu):
     # every game state (playing, over, resigned, dropped), offers of both kinds, Crawford
     assert {k[0] for k in kinds} == {1, 2, 3, 4}
     assert any(k[1] for k in kinds) and any(k[2] for k in kinds) and any(k[3] for k in kinds)
+
+
+def _board(tmp: str):
+    """A Controller booted on an empty flash folder (the firmware's, in CPython)."""
+    from control.boot import boot
+    from gammon.dice import Dice, SeededBytes
+    from hw.storage import Store
+
+    return boot(Store(tmp), Dice(SeededBytes(1)), "full", lambda ev: None, 0)
+
+
+def _board_step(rnd: random.Random, ctl, now: int) -> bool:  # noqa: ANN001
+    """One random action at the board and the same in gnubg; False once it is all over."""
+    from control.cube_actions import act
+
+    g = ctl.game
+    m = g.match
+    if g.phase == 4:  # OVER
+        if m.over() or (m.length == 0 and m.game_number >= 4):
+            return False
+        assert ctl.new_game(now)[0]
+        quiet("new game")
+        _opening(ctl, now)
+        return True
+    if m.offer:
+        yes, no = ("take", "drop") if m.offer == DOUBLE else ("accept", "reject")
+        answer = yes if rnd.random() < (0.6 if m.offer == DOUBLE else 0.5) else no
+        assert act(ctl, answer, now)[0]
+        quiet(answer)
+        return True
+    r = rnd.random()
+    if r < 0.03 and m.declined < 3 and g.phase in (1, 2):  # ROLL, MOVE: on one's turn
+        value = rnd.randint(m.declined + 1, 3)
+        assert act(ctl, "resign", now, value)[0]
+        quiet("resign %d" % value)
+        return True
+    if g.phase in (1, 3):  # ROLL, DONE: the next player to throw may double first
+        if r < 0.25 and g.may_double:
+            assert act(ctl, "double", now)[0]
+            quiet("double")
+            return True
+        a, b = sorted((rnd.randint(1, 6), rnd.randint(1, 6)), reverse=True)
+        quiet("set dice %d %d" % (a, b))
+        assert ctl.roll(now, (a, b))[0]
+        if g.phase == 1:  # no legal move: the turn passed
+            quiet("move")
+        return True
+    plays = legal_plays(g.position, g.dice)
+    play = plays[rnd.randrange(len(plays))]
+    assert ctl.move(str(play), now)[0]
+    quiet("move %s" % play)
+    return True
+
+
+def _opening(ctl, now: int) -> None:  # noqa: ANN001
+    """The opening gnubg threw, entered at the board: [player 0's die, player 1's die]."""
+    d = decode(gnubg.matchid())
+    hi, lo = d["die1"], d["die2"]
+    assert ctl.roll(now, (hi, lo) if d["move"] == 0 else (lo, hi))[0]
+
+
+def test_state_match_ids_equal_gnubgs_in_matches_played_at_the_board(gnu, tmp_path):
+    """The board's own `state` match_id (controller, cube_actions, report), not the engine's
+    alone, against gnubg's for every state reached in random matches and money sessions."""
+    rnd = random.Random(29)
+    states = 0
+    kinds = set()
+    for k in range(16):
+        ctl = _board(_fresh(tmp_path, k))
+        if k % 4 == 3:
+            jacoby = k % 8 == 3
+            quiet("set jacoby %s" % ("on" if jacoby else "off"))
+            quiet("new session")
+            terms = (0, True, jacoby)
+        else:
+            terms = (rnd.choice((1, 3, 5)), True, False)
+            quiet("new match %d" % terms[0])
+        for key, value in zip(("match_length", "cube", "jacoby"), terms, strict=True):
+            assert ctl.configure(key, value, 0)[0]
+        assert ctl.new_game(0)[0]
+        _opening(ctl, 0)
+        now = 1
+        while True:
+            want = gnubg.matchid()
+            s = ctl.state(False)
+            assert s["match_id"] == want, (k, states, decode(want), s)
+            d = decode(want)
+            kinds.add((d["state"], d["doubled"], d["resigned"] > 0, d["crawford"]))
+            states += 1
+            now += 1
+            if not _board_step(rnd, ctl, now):
+                break
+        if terms[0]:
+            assert s["match_over"] and s["match_winner"] == ctl.game.match.match_winner()
+    assert states > 800
+    assert {k[0] for k in kinds} == {1, 2, 3, 4}
+    assert any(k[1] for k in kinds) and any(k[2] for k in kinds) and any(k[3] for k in kinds)
+
+
+def _fresh(tmp_path, k: int) -> str:  # noqa: ANN001
+    path = tmp_path / ("flash%d" % k)
+    path.mkdir()
+    return str(path)

@@ -45,8 +45,9 @@ def match_state(g, d):
     d["may_double"] = d["crawford"] = d["match_over"] = False
     d["offer"] = d["match_winner"] = None
     over = g.phase == OVER  # played out: gnubg has the loser on roll, without dice
-    dice = sorted(g.dice, reverse=True) if g.dice and not over else (0, 0)
-    on = 1 - g.winner if over else g.turn
+    done = g.phase == DONE  # the play made: gnubg has the other player to roll
+    dice = sorted(g.dice, reverse=True) if g.dice and not (over or done) else (0, 0)
+    on = 1 - g.winner if over else (1 - g.turn if done else g.turn)
     d["match_id"] = encode({
         "cube": 1, "owner": -1, "move": on, "crawford": False, "state": 2 if over else 1,
         "turn": on, "doubled": False, "resigned": 0, "die1": dice[0], "die2": dice[1],

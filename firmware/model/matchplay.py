@@ -207,7 +207,12 @@ def _reject(g):
 
 
 def _match_id(g):
-    return g._play().match_id(g.turn, g.dice if g.phase >= _MOVE else None)
+    """The play complete (DONE) and nothing offered: as gnubg has it once a play is made,
+    the other player to roll."""
+    mp = g._play()
+    if g.phase == _DONE and not mp.match.offer:
+        return mp.match_id(1 - g.turn, None)
+    return mp.match_id(g.turn, g.dice if g.phase >= _MOVE else None)
 
 
 GAME = {  # (the views of the record, cube and score: model/views.py's VIEWS)
