@@ -188,3 +188,24 @@ def test_the_ids_of_a_state_reply_load_into_gnubg():
         export.position_id(dict(state, position_id="not an id!!!!!"))
     with pytest.raises(ValueError):
         export.position_id({})
+
+
+def test_a_finished_play_gives_the_position_after_it_with_the_other_player_on_roll():
+    """Once a play is complete (done) the board's Match ID has the other player to roll
+    without dice, as gnubg after the move: the Position ID goes with it."""
+    from gammon.matchid import encode
+    from gammon.notation import find_play
+
+    start = Position.start()
+    after = find_play(start, (3, 1), "8/5 6/5").result
+    mid = encode({"cube": 1, "owner": -1, "move": 1, "crawford": False, "state": 1,
+                  "turn": 1, "doubled": False, "resigned": 0, "die1": 0, "die2": 0,
+                  "length": 5, "score0": 0, "score1": 0, "jacoby_off": True})
+    state = {"phase": "done", "turn": 0, "dice": [3, 1], "position_id": start.position_id(),
+             "current_id": after.position_id(), "match_id": mid}
+    assert export.position_id(state) == after.swap().position_id()
+    gnubg.command("set gnubgid %s" % export.gnubg_id(state))
+    assert gnubg.positionid() == after.swap().position_id() and gnubg.matchid() == mid
+    older = dict(state, match_id=None)  # a board whose Match ID is the turn's start
+    del older["match_id"]
+    assert export.position_id(older) == start.position_id()

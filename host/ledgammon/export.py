@@ -112,11 +112,18 @@ def match_id(state: Mapping[str, Any]) -> str:
 
 
 def position_id(state: Mapping[str, Any]) -> str:
-    """The Position ID of a `state` reply (player on roll's view), checked by decoding it."""
+    """The Position ID of a `state` reply, seen by the player on roll as its Match ID has
+    it: the position at the start of the turn, or once a play is complete (phase done, the
+    board's Match ID having the other player to roll) the position after it, turned round.
+    Checked by decoding it."""
     pid = state.get("position_id")
     if not isinstance(pid, str):
         raise ValueError("the state has no position_id")
     Position.from_id(pid)  # raises ValueError on a malformed ID
+    now, mid = state.get("current_id"), state.get("match_id")
+    if state.get("phase") == "done" and isinstance(now, str) and isinstance(mid, str):
+        if decode(mid)["move"] != state.get("turn"):
+            return Position.from_id(now).swap().position_id()
     return pid
 
 
