@@ -5,7 +5,7 @@ import os
 import runpy
 
 import pytest
-from ledgammon import boardinfo, picture, resources, wording
+from ledgammon import boardinfo, export, picture, resources, wording
 from ledgammon.board_text import player_colours
 from PIL import Image
 
@@ -162,7 +162,7 @@ def test_the_caption_says_what_the_board_is_doing(midgame, extra, words):
     st = dict(state, selected=None, settings={"players": ["human", "board"]})
     st.update({"turn": 1}, **extra)
     lines = picture.caption(leds, st)
-    ids = "Position ID %s" % state["position_id"]
+    ids = "Position ID %s" % export.position_id(st)  # the one its Match ID goes with
     if state.get("match_id"):
         ids += " · Match ID %s" % state["match_id"]
     assert lines == [wording.status_line(st, player_colours(leds, st)), ids]

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from . import boardinfo, match_words, resources
+from . import boardinfo, export, match_words, resources
 from .board_text import player_colours
 from .boardinfo import RGB, Board
 from .wording import status_line
@@ -174,6 +174,10 @@ def caption(leds: Mapping[str, list[RGB]], state: Mapping[str, Any]) -> list[str
     if match:
         lines.append(" · ".join(match))
     pid, mid = state.get("position_id"), state.get("match_id")
+    try:  # the position the Match ID goes with (after a complete play: turned round)
+        pid = export.position_id(state)
+    except (ValueError, KeyError):
+        pass
     if pid:
         lines.append("Position ID %s" % pid + (" · Match ID %s" % mid if mid else ""))
     return lines
