@@ -5,12 +5,11 @@
 # by a clock, so a choice is repeatable, the slowest one is known and a slice is the same
 # amount of work on every board (SLICE evaluations: ~0.2 ms on the unix port, ~40 ms on an
 # RP2040, where the whole strong choice takes 0.6 s on average and 1.8 s at worst).
-from array import array
 from gc import collect
 
+from kernels.apply import _play, _won
 from kernels.compat import const
-from kernels.movegen import _ZERO_CHUNK, play_codes
-from kernels.net import _play, _won  # noqa: F401 (tests use _play from here)
+from kernels.movegen import CodeList, play_codes
 
 from .play import Play, check_dice
 
@@ -23,7 +22,6 @@ SLICE = const(32)  # evaluations a slice may spend (Choice.step): ~0.15 ms on th
 _KEEPS = const(16)  # a slice's share for one call of a Choice's `keeps` (a step search)
 _EASY_NOISE = const(410)  # easy adds up to a tenth of a point of chance to each play
 _CHUNKS = const(4)  # 64-code chunks the play-code list keeps between choices (256 plays)
-_MASK = const(63)
 _ROLLS = (
     (1, 1),
     (2, 2),
@@ -54,6 +52,47 @@ def _packed(dice):
     return (d1 | d2 << 3) if d1 >= d2 else (d2 | d1 << 3)
 
 
+def score(net, board, code, packed):
+    """The mover's equity (4096 = one point) after play `code` on 50-byte `board`, the
+    network's base being `board`: the position is made in net.after, no Position needed."""
+    after = net.after
+    _play(after, board, code, packed)
+    won = _won(after, 0)
+    return won * _ONE if won else -net.equity_after()
+
+
+def keep_best(top, keep, eq, code):
+    """(eq, code) into `top`, best first, when it is among the `keep` best."""
+    if len(top) < keep or eq > top[-1][0]:
+        j = len(top)
+        while j and top[j - 1][0] < eq:
+            j -= 1
+        top.insert(j, (eq, code))
+        if len(top) > keep:
+            top.pop()
+
+
+def replies_base(net, swapped, after, board, code, dice):
+    """The game's value for the mover (1-3) when play `code` on 50-byte `board` ends the
+    game, else 0 with `swapped` the board after it, the other side's counts first (its turn
+    to reply), as the network's base (`after`: scratch)."""
+    _play(after, board, code, _packed(dice))
+    won = _won(after, 0)
+    if not won:
+        swapped[:25] = after[25:]
+        swapped[25:] = after[:25]
+        net.set_base(swapped, 25)
+    return won
+
+
+def close_ones(top):
+    """How many of `top` (best first) are close enough to the best to look ahead on."""
+    close = 1
+    while close < len(top) and top[close][0] >= top[0][0] - _CLOSE:
+        close += 1
+    return close
+
+
 def chance(seed):
     """rand(n) in [0, n) for the easy level from a 16-bit `seed` (one draw of the board's
     dice generator a choice): a small LCG (x * 75 + 74 mod 65537), so the hundreds of calls
@@ -65,44 +104,6 @@ def chance(seed):
         return state[0] % n
 
     return rand
-
-
-class Codes:
-    """Play codes in chunks of 64 kept from one search to the next (movegen's CodeList
-    interface: reset, grow, n), so a choice writes codes without allocating; chunks past
-    `keep` (a rare position with hundreds of plays) go back to the heap with trim()."""
-
-    def __init__(self, keep):
-        self.keep = keep
-        self.chunks = [array("i", _ZERO_CHUNK)]  # the next `keep` - 1 come when first needed
-        self.used = 1
-        self.n = 0
-
-    def reset(self):
-        self.used = 1
-        self.n = 0
-        return self.chunks[0]
-
-    def grow(self):
-        if self.used == len(self.chunks):
-            self.chunks.append(array("i", _ZERO_CHUNK))
-        self.used += 1
-        return self.chunks[self.used - 1]
-
-    def append(self, code):
-        if self.n and not self.n & _MASK:
-            self.grow()
-        self.chunks[self.used - 1][self.n & _MASK] = code
-        self.n += 1
-
-    def __len__(self):
-        return self.n
-
-    def __getitem__(self, i):
-        return self.chunks[i >> 6][i & _MASK]
-
-    def trim(self):
-        del self.chunks[self.keep :]
 
 
 class Choice:
@@ -141,7 +142,7 @@ class Choice:
         if self.done:
             self._gen = None
             opp.current = None
-            opp.codes.trim()
+            opp.codes.reset()  # the chunks of a rare position of hundreds of plays go
         return self.done
 
 
@@ -154,7 +155,7 @@ class Opponent:
         self.start = bytearray(50)  # the position chosen for
         self.board = bytearray(50)  # a candidate's result, the other side on roll
         self.after = bytearray(50)
-        self.codes = Codes(_CHUNKS)
+        self.codes = CodeList(_CHUNKS)  # kept: searches write codes without allocating
         self.evaluations = 0
         self.left = 0  # evaluations the slice under way may still spend
         self.current = None  # the Choice under way
@@ -202,9 +203,7 @@ class Opponent:
             yield from self._rank(start, dice, top, _CANDIDATES, None, 0, None)
             if top:
                 best_eq, best = top[0]
-                close = 1
-                while close < len(top) and top[close][0] >= best_eq - _CLOSE:
-                    close += 1
+                close = close_ones(top)
                 if close > 1:
                     best_eq = -4 * _ONE
                     for i in range(close):
@@ -226,45 +225,30 @@ class Opponent:
         packed = _packed(dice)
         net = self.net
         net.set_base(board, 25)
-        after = net.after
         for i in range(len(codes)):
             if self.left <= 0:
                 yield
             self.left -= 1
             code = codes[i]
-            _play(after, board, code, packed)
-            won = _won(after, 0)
-            eq = won * _ONE if won else -net.equity_after()
+            eq = score(net, board, code, packed)
             if noise:
                 eq += rand(noise)
-            if keeps is not None:
-                if not top or eq > top[0][0]:
-                    self.left -= _KEEPS
-                    if keeps(code):
-                        top[:] = [(eq, code)]
-            elif len(top) < keep or eq > top[-1][0]:
-                j = len(top)
-                while j and top[j - 1][0] < eq:
-                    j -= 1
-                top.insert(j, (eq, code))
-                if len(top) > keep:
-                    top.pop()
+            if keeps is None:
+                keep_best(top, keep, eq, code)
+            elif not top or eq > top[0][0]:
+                self.left -= _KEEPS
+                if keeps(code):
+                    top[:] = [(eq, code)]
         self.evaluations += len(codes)
 
     def _ahead(self, board, dice, code, budget):
         """Mean equity after the opponent's best 0-ply reply to each of the 21 rolls, or
         None when that would take more than `budget` evaluations."""
-        after = self.after
-        _play(after, board, code, _packed(dice))
-        won = _won(after, 0)
+        net = self.net
+        swapped = self.board
+        won = replies_base(net, swapped, self.after, board, code, dice)
         if won:
             return won * _ONE
-        swapped = self.board
-        swapped[:25] = after[25:]
-        swapped[25:] = after[:25]
-        net = self.net
-        net.set_base(swapped, 25)
-        reply = net.after
         total = 0
         spent = 0
         for r in range(21):
@@ -288,9 +272,7 @@ class Opponent:
                     if self.left <= 0:
                         yield
                     self.left -= 1
-                    _play(reply, swapped, codes[i], packed)
-                    won = _won(reply, 0)
-                    value = -won * _ONE if won else net.equity_after()
+                    value = -score(net, swapped, codes[i], packed)  # the reply's, for us
                     if value < best:
                         best = value
             total += best if r < 6 else 2 * best
@@ -301,11 +283,12 @@ class Opponent:
 _shared = None
 
 
-def shared(path="weights.bin"):
-    """One Opponent for the whole board, its weights loaded on first use (about 16 KB)."""
+def shared(weights="weights.bin"):
+    """One Opponent for the whole board, its network made on first use from `weights` (a
+    path, or the blocks kernels.weights.read gave): about 16 KB with its buffers."""
     global _shared
     if _shared is None:
         from kernels.net import Net
 
-        _shared = Opponent(Net(path))
+        _shared = Opponent(Net(weights))
     return _shared

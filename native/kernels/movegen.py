@@ -193,26 +193,33 @@ _keys = array("i", bytes(4 * (_MAX_KEYS + 1)))
 
 
 class CodeList:
-    """Play codes in 256-byte chunks: no large block to grow, so thousands fit a small heap."""
+    """Play codes in 256-byte chunks: no large block to grow, so thousands fit a small heap.
+    Up to `keep` chunks stay from one search to the next (the board player's own list keeps
+    4, so its searches write codes without allocating); reset() lets the others go."""
 
-    def __init__(self):
+    def __init__(self, keep=1):
+        self.keep = keep
         self.chunks = [array("i", _ZERO_CHUNK)]
+        self.used = 1
         self.n = 0
 
     def reset(self):
-        del self.chunks[1:]
+        if len(self.chunks) > self.keep:
+            del self.chunks[self.keep :]
+        self.used = 1
         self.n = 0
         return self.chunks[0]
 
     def grow(self):
-        chunk = array("i", _ZERO_CHUNK)
-        self.chunks.append(chunk)
-        return chunk
+        if self.used == len(self.chunks):
+            self.chunks.append(array("i", _ZERO_CHUNK))
+        self.used += 1
+        return self.chunks[self.used - 1]
 
     def append(self, code):
         if self.n and self.n & _CHUNK_MASK == 0:
             self.grow()
-        self.chunks[-1][self.n & _CHUNK_MASK] = code
+        self.chunks[self.used - 1][self.n & _CHUNK_MASK] = code
         self.n += 1
 
     def __len__(self):

@@ -11,7 +11,6 @@ else:
     from kernels.compat import ptr8, ptr16, ptr32
 
 
-N_INPUTS = const(198)  # 99 a side, as host/ledgammon/train/features.py
 _SIDE = const(99)
 _HALF = const(50)  # input rows per weight block (Net.rows)
 _BIAS = const(198)  # the always-on input that carries the hidden biases
@@ -169,42 +168,36 @@ def _outputs(w2, sums, scales, packed: int, out) -> int:
     work = 2 * units
     offset = 1
     offset <<= 30
-    j = 0
-    while j < units:
-        x = (int(h[work + j]) - offset) * int(sc[2 * j])
-        shift = int(sc[2 * j + 1]) + 1
+    oshift = ((packed >> 12) & 15) + 7
+    outputs = packed >> 16
+    row = 0
+    k = 0
+    while k < units + outputs:  # the hidden units, then (their activations all known) outputs
+        if k < units:
+            x = (int(h[work + k]) - offset) * int(sc[2 * k])
+            shift = int(sc[2 * k + 1]) + 1
+        else:
+            x = ((int(w[row + units]) ^ 0x8000) - 0x8000) * _HIDDEN_ONE
+            j = 0
+            while j < units:
+                x += ((int(w[row + j]) ^ 0x8000) - 0x8000) * int(h[j])
+                j += 1
+            row += units + 1
+            shift = oshift
         i = (x >> shift) + 256
         if i < 0:
-            h[j] = 0
+            v = 0
         elif i >= 512:
-            h[j] = PROB_ONE
+            v = PROB_ONE
         else:
             lo = int(t[i])
             frac = x & ((1 << shift) - 1)
-            h[j] = lo + (((int(t[i + 1]) - lo) * frac + (1 << (shift - 1))) >> shift)
-        j += 1
-    shift = ((packed >> 12) & 15) + 7
-    half = 1 << (shift - 1)
-    mask = (1 << shift) - 1
-    outputs = packed >> 16
-    row = 0
-    m = 0
-    while m < outputs:
-        acc = ((int(w[row + units]) ^ 0x8000) - 0x8000) * _HIDDEN_ONE
-        j = 0
-        while j < units:
-            acc += ((int(w[row + j]) ^ 0x8000) - 0x8000) * int(h[j])
-            j += 1
-        x = (acc >> shift) + 256
-        if x < 0:
-            o[m] = 0
-        elif x >= 512:
-            o[m] = PROB_ONE
+            v = lo + (((int(t[i + 1]) - lo) * frac + (1 << (shift - 1))) >> shift)
+        if k < units:
+            h[k] = v
         else:
-            lo = int(t[x])
-            o[m] = lo + (((int(t[x + 1]) - lo) * (acc & mask) + half) >> shift)
-        row += units + 1
-        m += 1
+            o[k - units] = v
+        k += 1
     return 2 * int(o[0]) - PROB_ONE + int(o[1]) - int(o[3]) + int(o[2]) - int(o[4])
 
 
@@ -225,104 +218,26 @@ def _offset(acc, start: int, n: int):
         i += 1
 
 
-# The board player's helpers (gammon/opponent.py): a play made on a board, a game's value.
-
-
-@micropython.viper
-def _won(b, side: int) -> int:
-    """0 while the side whose counts start at `side` has checkers left; else 1, 2 or 3."""
-    p = ptr8(b)
-    i = 0
-    while i < 25:
-        if int(p[side + i]) != 0:
-            return 0
-        i += 1
-    other = 25 - side
-    left = 0
-    in_home = 0
-    i = 0
-    while i < 25:
-        c = int(p[other + i])
-        left += c
-        if i >= 18:
-            in_home += c
-        i += 1
-    if left < 15:
-        return 1
-    return 3 if in_home else 2
-
-
-@micropython.viper
-def _play(dst, src, code: int, dice: int):
-    """`dst` = 50-byte board `src` after play `code`; dice = the higher | the lower << 3."""
-    d = ptr8(dst)
-    s = ptr8(src)
-    i = 0
-    while i < 50:
-        d[i] = s[i]
-        i += 1
-    hi = dice & 7
-    lo = dice >> 3
-    first_die = lo if (code >> 23) & 1 else hi  # the order bit: the lower die went first
-    second_die = hi if (code >> 23) & 1 else lo
-    n = (code >> 20) & 7
-    i = 0
-    while i < n:
-        frm = ((code >> (5 * i)) & 31) - 1
-        die = first_die if i == 0 else second_die
-        d[frm] = int(d[frm]) - 1
-        t = frm - die
-        if t >= 0:
-            d[t] = int(d[t]) + 1
-            if int(d[48 - t]) != 0:
-                d[48 - t] = 0
-                d[49] = int(d[49]) + 1
-        i += 1
-
-
 class Net:
     """A loaded weight file; `equity` evaluates a board for one of its sides."""
 
-    def __init__(self, path="weights.bin"):
+    def __init__(self, weights="weights.bin"):
+        """`weights`: a weight file's path, or what kernels.weights.read made of it (at
+        start-up, while the heap was whole: control/loader.py)."""
         from array import array
 
-        with open(path, "rb") as f:
-            head = f.read(12)
-            if len(head) != 12 or head[:4] != b"LGW2":
-                raise ValueError("%s is not a weight file" % path)
-            n_in = head[4] | head[5] << 8
-            self.hidden = units = head[6]
-            self.outputs = head[7]
-            if n_in != N_INPUTS or self.outputs != 5 or not 0 < units < 128:
-                raise ValueError("%s: a network of another shape" % path)
-            want = 12 + (2 + N_INPUTS + 1) * units + 2 * self.outputs * (units + 1)
-            f.seek(0, 2)
-            if f.tell() != want:  # before allocating: a broken file costs no heap
-                raise ValueError("%s is cut short or too long: %d bytes" % (path, f.tell()))
-            f.seek(12)
-            # the input rows in four blocks of about 2 KB rather than one of 8: pieces that a
-            # fragmented heap can still give (in the file: the side on roll's 99, the other's
-            # 100 with the bias)
-            self.scales = bytearray(2 * units)
-            self.rows = (
-                bytearray(_HALF * units),
-                bytearray((_SIDE - _HALF) * units),
-                bytearray(_HALF * units),
-                bytearray((_SIDE + 1 - _HALF) * units),
-            )
-            self.w2 = bytearray(2 * self.outputs * (units + 1))
-            self.size = 12
-            for block in (self.scales,) + self.rows + (self.w2,):
-                if f.readinto(block) != len(block):
-                    raise ValueError("%s is cut short" % path)
-                self.size += len(block)
-        for j in range(units):
-            if self.scales[2 * j] < 128 or self.scales[2 * j + 1] > 28:
-                raise ValueError("%s: bad scales" % path)
-        if head[8] > 15:
-            raise ValueError("%s: bad fixed-point shifts" % path)
+        if isinstance(weights, str):
+            from kernels.compat import unload
+            from kernels.weights import read
+
+            try:
+                weights = read(weights)
+            finally:
+                unload("kernels.weights")  # needed once
+        units, self.outputs, shifts, self.scales, self.rows, self.w2, self.size = weights
+        self.hidden = units
         self._units = units << 8
-        self._output_args = units | head[8] << 12 | self.outputs << 16
+        self._output_args = units | shifts << 12 | self.outputs << 16
         self.act = array("H", bytes(4 * _MAX_ACTIVE))
         # activations | base sums | work sums | an empty board's sums
         self.acc = array("i", bytes(16 * units))

@@ -89,7 +89,8 @@ def _exercise(games):
     """The kernels' whole work; returns how much was done. Checks the values it can see."""
     from gammon.opponent import Opponent, chance
     from kernels import frame
-    from kernels.net import Net, _play
+    from kernels.apply import _play
+    from kernels.net import Net
 
     net = Net(WEIGHTS)  # first, while the heap is whole (its blocks are 4 KB)
     opp = Opponent(net)

@@ -1,0 +1,48 @@
+# The board's weight file read into the blocks the network evaluates from (kernels/net.py),
+# as host/ledgammon/train/export.py writes it. Apart from the network so that the blocks can
+# be read at start-up, while the heap is whole, and this code dropped again (control/loader.py).
+from kernels.compat import const
+
+_INPUTS = const(198)  # 99 a side, as host/ledgammon/train/features.py
+_SIDE = const(99)
+_HALF = const(50)  # input rows per block
+
+
+def read(path):
+    """(hidden, outputs, shifts, scales, rows, w2, size) of the weight file at `path`; the
+    input rows in four blocks of about 2 KB rather than one of 8: pieces that a fragmented
+    heap can still give (in the file: the side on roll's 99, the other's 100 with the bias).
+    ValueError for a file that is not one, of another shape or broken; OSError: no file."""
+    with open(path, "rb") as f:
+        head = f.read(12)
+        if len(head) != 12 or head[:4] != b"LGW2":
+            raise ValueError("%s is not a weight file" % path)
+        n_in = head[4] | head[5] << 8
+        units = head[6]
+        outputs = head[7]
+        if n_in != _INPUTS or outputs != 5 or not 0 < units < 128:
+            raise ValueError("%s: a network of another shape" % path)
+        want = 12 + (2 + _INPUTS + 1) * units + 2 * outputs * (units + 1)
+        f.seek(0, 2)
+        if f.tell() != want:  # before allocating: a broken file costs no heap
+            raise ValueError("%s is cut short or too long: %d bytes" % (path, f.tell()))
+        f.seek(12)
+        scales = bytearray(2 * units)
+        rows = (
+            bytearray(_HALF * units),
+            bytearray((_SIDE - _HALF) * units),
+            bytearray(_HALF * units),
+            bytearray((_SIDE + 1 - _HALF) * units),
+        )
+        w2 = bytearray(2 * outputs * (units + 1))
+        size = 12
+        for block in (scales,) + rows + (w2,):
+            if f.readinto(block) != len(block):
+                raise ValueError("%s is cut short" % path)
+            size += len(block)
+    for j in range(units):
+        if scales[2 * j] < 128 or scales[2 * j + 1] > 28:
+            raise ValueError("%s: bad scales" % path)
+    if head[8] > 15:
+        raise ValueError("%s: bad fixed-point shifts" % path)
+    return units, outputs, head[8], scales, rows, w2, size
