@@ -1,7 +1,11 @@
 # Loads the board's player (the opponent and its weights, firmware/weights.bin) when a side
 # becomes the board's or a hint is asked for, and drops it again when no side is the board's.
-# The weights are read at once, while the heap is least cut up (at boot when the saved
-# settings give the board a side); a board that cannot load them says so (sides.player).
+# The weights are read at start-up (reserve(), from app.build), while the heap is whole, and
+# kept: a heap cut up by a game can no longer give their 2 KB blocks, and a side may become
+# the board's at any time. A board that cannot load its player says so (sides.player).
+from kernels.compat import unload as _unload
+
+_weights = None  # the weight file's blocks, read by reserve()
 
 
 def weights_path():
@@ -12,19 +16,33 @@ def weights_path():
     return f[: f.rfind("/") + 1] + "weights.bin"
 
 
+def reserve():
+    """Reads the weights now (start-up); whether they could be. A missing or broken file,
+    or no room, is left for opponent() to report when the board is to play."""
+    global _weights
+    if _weights is None:
+        try:
+            from kernels.weights import read
+
+            _weights = read(weights_path())
+        except Exception:  # OSError, ValueError, MemoryError: reported when needed
+            pass
+        finally:
+            _unload("kernels.weights")  # its code is needed once
+    return _weights is not None
+
+
 def opponent():
     """The board's one Opponent, its weights loaded on first use. Raises what loading
     raises: OSError (no file), ValueError (a broken one), MemoryError (no room)."""
     from gammon.opponent import shared
 
-    return shared(weights_path())
+    return shared(_weights or weights_path())
 
 
 def unload():
-    """Drops the player's modules, the opponent and its weights (no side is the board's any
-    more), so the heap gets them back; returns None."""
-    from kernels.compat import unload
-
+    """Drops the player's modules and the opponent (no side is the board's any more), so the
+    heap gets them back; the weights read at start-up stay for the next time. None."""
     for name in (
         "control.autoplay",
         "control.plan",
@@ -32,5 +50,6 @@ def unload():
         "control.hint",
         "gammon.opponent",
         "kernels.net",
+        "kernels.apply",
     ):
-        unload(name)
+        _unload(name)

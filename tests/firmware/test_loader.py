@@ -1,0 +1,71 @@
+# The board's player loaded from the weights read at start-up (control/loader.py): in a heap
+# cut up by a long game it still loads; when even its code finds no room, the board says so.
+import gc
+import sys
+
+import fakes
+
+MICROPY = sys.implementation.name == "micropython"
+
+
+def _cut_up(piece):
+    """Fills the heap with blocks of `piece` bytes and frees every other one, so that what
+    is free lies in holes of about `piece` bytes: a heap cut up by a long game. Returns the
+    chain of the blocks kept (dropping it gives the heap back)."""
+    gc.collect()
+    chain = None
+    try:
+        while True:
+            chain = [bytearray(piece), chain]
+    except MemoryError:
+        pass
+    node = chain
+    while node is not None and node[1] is not None:
+        node[1] = node[1][1]  # the next block goes: a hole
+        node = node[1]
+    gc.collect()
+    return chain
+
+
+def test_the_weights_read_at_start_up_load_the_player_in_a_cut_up_heap():
+    """app.build reads the weights first (loader.reserve): a side made the board's later
+    gets its player from those blocks, even when the heap has no 2 KB block left (their
+    rows take 2 KB each, MicroPython); and a player that cannot be loaded at all is said
+    plainly (`no_player`, view.error 2) and the sides stay people's."""
+    from control import loader
+
+    gc.collect()
+    assert loader.reserve(), loader.weights_path()  # the weights, once: kept for later loads
+    blocks = loader._weights
+    ctl, rec = fakes.make(seed=31, keep=8)
+    if MICROPY:
+        from control import autoplay  # noqa: F401 (the code in first: the heap's cut-up next)
+        from kernels import net  # noqa: F401
+
+        chain = _cut_up(1536)
+        try:  # the file read afresh now: no room for it
+            from kernels.weights import read
+
+            read(loader.weights_path())
+            raise AssertionError("a 2 KB block was left")
+        except MemoryError:
+            pass
+        finally:
+            from kernels.compat import unload
+
+            unload("kernels.weights")
+    assert ctl.configure("players", ["human", "board"])[0]
+    assert not rec.of("error") and ctl.bot is not None, rec.of("error")
+    assert ctl.bot.opp.net.rows is blocks[4] and ctl.bot.opp.net.w2 is blocks[5]
+    assert ctl.configure("players", ["human", "human"])[0] and ctl.bot is None
+    if MICROPY:
+        del chain
+        chain = _cut_up(256)  # no room even for the player's code
+        ok = ctl.configure("players", ["board", "human"])[0]
+        del chain  # the heap back
+        gc.collect()
+        e = rec.of("error")[-1]
+        assert e["code"] == "no_player" and "MemoryError" in e["message"], e
+        assert ok and ctl.bot is None and ctl.view.error == 2
+        assert ctl.settings.players == ["human", "human"]
+    fakes.done(ctl)
