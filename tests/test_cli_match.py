@@ -43,9 +43,12 @@ def run(capsys: Any, *argv: str) -> tuple[int, str, str]:
     ],
 )
 def test_each_cube_command_sends_its_request_and_says_the_state(capsys, argv, wanted):
-    ok = {"ok": True}
-    replies = {r: ok for r in ("double", "take", "drop", "accept", "reject", "resign")}
-    replies["state"] = MATCH_STATE
+    replies: dict[str, Any] = {
+        "double": {"ok": True, "by": 1, "cube": 4}, "take": {"ok": True, "by": 0, "cube": 4},
+        "drop": {"ok": True, "by": 0, "winner": 1, "points": 2},
+        "resign": {"ok": True, "by": 1, "value": 2},
+        "accept": {"ok": True, "by": 0, "winner": 1, "points": 4},
+        "reject": {"ok": True, "by": 0}, "state": MATCH_STATE}
     with FakeBoard(replies) as board:
         code, out, err = run(capsys, *argv, "-p", board.port)
         sent = [{k: v for k, v in r.items() if k != "id"} for r in board.requests]
@@ -53,9 +56,14 @@ def test_each_cube_command_sends_its_request_and_says_the_state(capsys, argv, wa
     assert sent[1] == wanted and sent[-1] == {"cmd": "state"}
     assert out == ("game 1: player 1 to roll; player 1 doubles to 4: player 0, take or drop?; "
                    "pips 167-167; cube 2, player 1's; match to 5: 2-1; position 4HPwATDgc/ABMA\n")
-    with FakeBoard(dict(replies, **{wanted["cmd"]: {"ok": True, "cube": 4}})) as board:
+    raw = dict(replies[wanted["cmd"]], note="a field of a newer firmware")
+    with FakeBoard(dict(replies, **{wanted["cmd"]: raw})) as board:
         code, out, _ = run(capsys, *argv, "-p", board.port, "--json")
-    assert code == 0 and json.loads(out) == {"ok": True, "cube": 4, "id": 2}
+    assert code == 0 and json.loads(out) == dict(raw, id=2)
+    broken = {"ok": True, "by": 7}  # a reply the protocol does not allow: exit 8, one line
+    with FakeBoard(dict(replies, **{wanted["cmd"]: broken})) as board:
+        code, out, err = run(capsys, *argv, "-p", board.port)
+    assert code == 8 and out == "" and err.count("\n") == 1 and "malformed" in err
 
 
 def test_a_refusal_is_one_line_and_exit_5(capsys):
