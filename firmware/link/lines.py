@@ -163,6 +163,7 @@ def _gen():
 _GENERATOR = type(_gen())
 _END = object()
 _UNREAD = object()
+_SEQ = (list, tuple)  # made once: a tuple written in a call is built at every call
 _PIECE_TEXT = const(32)  # a streamed line goes in pieces of about this many bytes (a few plays)
 
 if MICROPY:
@@ -190,13 +191,27 @@ def _streams(v):
     a dict holding one (a short list is written whole, so it must hold none)?"""
     if type(v) is _GENERATOR:
         return True
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, _SEQ):
         return len(v) > _STREAM_OVER
     if isinstance(v, dict):
         for k in v:
             if _streams(v[k]):
                 return True
     return False
+
+
+def short_text(obj):
+    """The JSON text of a line without a long part, valid UTF-8 and without its newline, as
+    a buffer: on MicroPython a memoryview of the str json made (its bytes are UTF-8: no
+    copy), else its bytes; None when the line streams or is not valid (encode() then)."""
+    try:
+        if _streams(obj):
+            return None
+        text = _dumps(obj)
+        b = memoryview(text) if MICROPY else text.encode()
+    except (TypeError, ValueError, MemoryError, UnicodeError):
+        return None
+    return b if bad_at(b, 0, len(b)) < 0 else None
 
 
 def encode(obj):
@@ -307,7 +322,7 @@ def _object(d, nest, sep, first=None):
 
 
 def _value(v, nest, sep):
-    if type(v) is _GENERATOR or (isinstance(v, (list, tuple)) and len(v) > _STREAM_OVER):
+    if type(v) is _GENERATOR or (isinstance(v, _SEQ) and len(v) > _STREAM_OVER):
         yield from _array(v, nest, sep, _UNREAD)
     elif isinstance(v, dict) and _streams(v):
         yield from _object(v, nest, sep)

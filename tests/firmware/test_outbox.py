@@ -322,3 +322,25 @@ def test_a_streamed_reply_stays_whole_while_the_host_stops_reading_half_way():
     steps = [o["n"] for o in got if o.get("event") == "step"]
     assert steps == sorted(steps) and len(steps) == kept
     assert [o for o in got if o.get("event") == "dropped"][0]["events"] == dropped
+
+
+def test_a_short_line_goes_from_its_json_text_into_the_ring():
+    """An event is copied from json's own text into the ring with its newline (no line
+    string, no bytes copy): on MicroPython queuing one allocates about its text alone."""
+    import gc
+
+    port = Cdc(room=4096)
+    box = Outbox(port, size=1024, slots=8)
+    ev = {"event": "step", "player": 0, "from": 13, "to": 8, "hit": False, "m": "caf\u00e9"}
+    assert box.put(ev) and box.put(ev)
+    _pump(box, port)
+    if hasattr(gc, "mem_alloc"):  # MicroPython: the heap's own count
+        most = 0
+        for _ in range(5):
+            gc.collect()
+            before = gc.mem_alloc()
+            box.put(ev)
+            most = max(most, gc.mem_alloc() - before)
+            _pump(box, port)
+        assert most <= 256, most  # its text (~128 on this port) and a view of it
+    assert port.lines() == [ev] * (7 if hasattr(gc, "mem_alloc") else 2)
