@@ -12,7 +12,9 @@ a smaller batch goes through the pty to the simulator under MicroPython. The ora
   \r keep the board playing;
 - afterwards a legal request is answered and the board's state is consistent.
 Requests include `hint` and the board player's settings (`players`, `level`), good values
-often; one test lets the board play a side while the fuzz goes on between its actions.
+often; one test lets the board play a side while the fuzz goes on between its actions; one
+plays random sequences of the cube's requests, resignations, new games and match terms among
+throws and moves, and checks `state` against the match gammon.match replays from `history`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from bad_utf8 import BAD_UTF8
 from control.boot import boot
 from fuzzkit import mutate
 from gammon.dice import Dice, SeededBytes
+from gammon.match import Match
 from hw.storage import GAME, Store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -500,6 +503,119 @@ def test_fuzz_while_the_board_plays():
     # the board played while the fuzz went on, and refused a person's requests meanwhile
     assert seen.get("step", 0) > 20 and seen.get("roll", 0) > 5, sorted(seen.items())
     assert seen.get("wrong_phase", 0) > 10 and seen.get("ok", 0) > 20, sorted(seen.items())
+
+
+# The cube, resignations and matches: their requests with good arguments mostly (and bad
+# ones), interleaved with throws, moves, undos, new games and new terms.
+TERMS = st.fixed_dictionaries(
+    {},
+    optional={
+        "match_length": st.sampled_from([0, 1, 3, 5, 25, 26, -1, "3", True]),
+        "cube": st.booleans() | st.sampled_from([1, "on", None]),
+        "jacoby": st.booleans() | st.sampled_from([0, "off"]),
+    },
+)
+_PLAY = st.sampled_from(
+    [{"cmd": "move", "play": "<PLAY>"}] * 4 + [{"cmd": "move", "play": "<STEP>"}])
+_ROLL = st.just({"cmd": "roll"}) | st.fixed_dictionaries(
+    {"cmd": st.just("roll"), "dice": st.lists(st.integers(1, 6), min_size=2, max_size=2)})
+_CUBE = st.sampled_from(["double", "double", "take", "drop", "accept", "reject"]).map(
+    lambda c: {"cmd": c})
+MATCH_REQUEST = st.one_of(  # throws and plays half the time, so that the game goes on
+    _ROLL, _PLAY, _ROLL, _PLAY, _CUBE, _CUBE,
+    st.sampled_from(["undo", "new", "state", "history", "hint"]).map(lambda c: {"cmd": c}),
+    st.fixed_dictionaries(
+        {"cmd": st.just("resign")},
+        optional={"value": st.sampled_from([1, 2, 3, 1, 2, 3, 0, 4, "2", True, None, 2.0])},
+    ),
+    st.fixed_dictionaries({"cmd": st.just("config"), "set": TERMS}),
+)
+# a whole turn (a throw and its play) as often as a single request, so games go on
+_TURN = st.just([{"cmd": "roll"}, {"cmd": "move", "play": "<PLAY>"}])
+# ... or a turn and then a double or a resignation, with an answer of any kind
+_ANSWER = st.sampled_from(["drop", "take", "reject", "accept", "roll"]).map(lambda c: {"cmd": c})
+_OFFER = st.tuples(st.sampled_from([{"cmd": "double"}, {"cmd": "resign", "value": 1},
+                                    {"cmd": "resign", "value": 2}]), _ANSWER).map(
+    lambda t: [{"cmd": "roll"}, {"cmd": "move", "play": "<PLAY>"}, t[0], t[1]])
+MATCH_SCRIPT = st.lists(_TURN | _OFFER | MATCH_REQUEST.map(lambda r: [r]), min_size=5,
+                        max_size=40).map(lambda parts: [r for part in parts for r in part])
+
+
+def _replayed(history: dict[str, Any]) -> Match:
+    """The match as gammon.match plays history's games: each game's cube actions and
+    resignations, in order, and its end; ValueError if any is refused there."""
+    games = history["games"]
+    first = games[0]
+    m = Match(history["match_length"], history["cube_on"], history["jacoby"])
+    m.resume(first["score"], first["crawford"], False, first["game"])
+    for i, g in enumerate(games):
+        assert g["score"] == m.score and g["game"] == m.game_number, (g, m.score)
+        slot = None
+        for a in g["actions"]:
+            if (a["turn"], a["rolled"]) != slot:  # play went on between them
+                m.went_on()
+                slot = (a["turn"], a["rolled"])
+            kind = a["action"]
+            if kind == "resign":
+                m.resign(a["player"], a["value"])
+            else:
+                getattr(m, kind)(a["player"])
+        if g["ended"] == "played":
+            m.finish(g["winner"], g["result"])
+        if g["ended"]:
+            assert m.winner == g["winner"] and m.points == g["points"], (g, m.points)
+        if i < len(games) - 1:
+            m.next_game()
+    return m
+
+
+def test_fuzz_cube_and_match_requests():
+    """Random sequences of the cube's requests, resignations, new games and terms among
+    throws and moves: every line answered, a refused one changes nothing, no internal
+    error, and `state` always agrees with the match gammon.match replays from `history`
+    (score, cube, owner, offer, Crawford, the end of the match)."""
+    seen: dict[str, int] = {}
+
+    @settings(FUZZ, max_examples=200, database=None)
+    @given(script=MATCH_SCRIPT, seed=st.integers(1, 3), pick=st.integers(0, 99),
+           start=st.sampled_from([(3, True, False), (0, True, True), (1, True, False),
+                                  (0, False, True), (5, True, False)]))
+    def run(script, seed, pick, start):
+        with tempfile.TemporaryDirectory() as root:
+            ctl = boot(Store(root), Dice(SeededBytes(seed)), "full", None, 0)
+            judge = Judge(ctl)
+            proto = Protocol(ctl, {"board": "pico", "layout": "full", "leds": 452}, judge, 0)
+            ctl.emit = proto.event
+            terms = {"match_length": start[0], "cube": start[1], "jacoby": start[2]}
+            for i, req in enumerate([{"cmd": "config", "set": terms}, {"cmd": "new"}] + script):
+                req = dict(req, id=i)
+                data = _fill(json.dumps(req).encode(), ctl.state()["plays"], pick + i) + b"\n"
+                judge.replies = []
+                proto.feed(data, i)
+                assert len(judge.replies) == 1 and judge.replies[0]["id"] == i, judge.replies
+                r = judge.replies[0]
+                key = req["cmd"] + ":" + (r["error"]["code"] if not r["ok"] else "ok")
+                seen[key] = seen.get(key, 0) + 1
+                st_ = ctl.state(False)
+                m = _replayed(ctl.history_dict())
+                assert st_["score"] == m.score and st_["cube"] == m.cube
+                assert st_["cube_owner"] == (m.owner if m.owner >= 0 else None)
+                assert st_["crawford"] == m.crawford and st_["match_over"] == m.over()
+                offer = st_["offer"]
+                assert (offer is None) == (not m.offer)
+                if offer:
+                    assert offer["by"] == m.offer_by and offer["value"] == m.offer_value
+                if st_["match_over"]:
+                    assert st_["match_winner"] == m.match_winner()
+            assert "internal" not in judge.events, judge.events
+            for kind, n in judge.events.items():
+                seen[kind] = seen.get(kind, 0) + n
+
+    run()
+    for key in ("double:ok", "take:ok", "drop:ok", "resign:ok", "accept:ok", "reject:ok",
+                "double:wrong_phase", "resign:bad_args", "take:wrong_phase", "new:ok",
+                "config:bad_args", "over"):
+        assert seen.get(key, 0) > 0, (key, json.dumps(sorted(seen.items())))
 
 
 def test_fuzz_through_the_pty_under_micropython(tmp_path):
