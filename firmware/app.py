@@ -54,8 +54,8 @@ def _pack_heap(starting):
     every 1/_PLAY_GC of the heap, so what a game keeps (its record, code loaded when first
     needed) is not scattered through a heap full of garbage either. Else no 2 KB block is
     left for a reply although half the heap is free (measured on the unix port: 57 KB free
-    in pieces of at most 1.3 KB after start-up; 166 KB in pieces of 1.3 KB at a game's
-    end). On a 190 KB heap that is a collection every ~12 KB, a few ms on an RP2040."""
+    in pieces of at most 1.3 KB after start-up in 200 KB; 166 KB in pieces of 1.3 KB at a
+    game's end in 384 KB). On a 190 KB heap: a collection every ~12 KB, a few ms on an RP2040."""
     if _MICROPY:
         gc.collect()
         heap = gc.mem_free() + gc.mem_alloc()
