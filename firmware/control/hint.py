@@ -36,12 +36,21 @@ def start(ctl, now):
     """(True, Hint) to be thought out by its step() calls, or (False, error): wrong_phase
     outside a person's play, no_player when the board's player cannot be loaded (no
     weights, no memory)."""
+    g = ctl.game
+    if (g.mp is not None or g.terms[1]) and g.phase != MOVE and not ctl.entry:
+        # a person's cube decision (to double, take or drop, accept a resignation): the
+        # board's advice (control/autoplay.cube_advice), in the same slice
+        from control.autoplay import cube_advice
+
+        try:
+            advice = cube_advice(ctl)
+        except Exception as exc:  # MemoryError, no file, a broken file
+            return False, err("no_player", "no hint: the board's player failed: %r" % exc)
+        if advice is not None:
+            return True, CubeHint(advice)
     e = _why_not(ctl)
     if e is not None:
         return False, e
-    # The cube's advice (M6, gammon/cube*.py) belongs here: on a person's cube decision (to
-    # double before the throw, to take or drop an offer) a Hint of that kind is returned
-    # instead, lit and answered with the advice; until then a hint is for a play only.
     from control import loader
     from control.plan import Plan
 
@@ -50,6 +59,17 @@ def start(ctl, now):
     except Exception as exc:  # MemoryError, no file, a broken file
         return False, err("no_player", "no hint: the board's player cannot be loaded: %r" % exc)
     return True, Hint(Plan(opp, ctl.game, "strong"), _key(ctl.game))
+
+
+class CubeHint:
+    """The cube's advice, known at once: `result` is {"cube": autoplay.cube_advice(ctl)}
+    (the action advised and the equities behind it); nothing is lit on the points."""
+
+    def __init__(self, advice):
+        self.result = {"cube": advice}
+
+    def step(self, ctl, now):
+        return True
 
 
 class Hint:
@@ -100,8 +120,8 @@ class Hint:
 
 
 def hint(ctl, now):
-    """The protocol's `hint`: (True, {"play", "steps"}) with the hint lit, or (False, error)
-    as start() says; every slice in one go."""
+    """The protocol's `hint`: (True, {"play", "steps"}) with the hint lit, or {"cube": advice}
+    on a person's cube decision, or (False, error) as start() says; every slice in one go."""
     ok, h = start(ctl, now)
     if not ok:
         return False, h
