@@ -4,12 +4,12 @@
 # A Protocol with no controller behind it (`hello` needs none): small enough for the
 # board's heap. Runs under CPython (pytest) and MicroPython (tests/mprun.py).
 from bad_utf8 import BAD_UTF8
-from jsonwire import INFO, Wire
-from jsonwire import ask as _ask
-from jsonwire import one as _one
 from link.lines import MAX_LINE, write_json
 from link.outbox import Outbox
 from link.protocol import Protocol
+from wire import INFO, Wire
+from wire import ask as _ask
+from wire import one as _one
 
 
 def _make():
