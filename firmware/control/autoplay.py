@@ -103,6 +103,7 @@ class Bot:
         self.glow = 0  # while thinking: the targets of its checkers that can move
         self.cube_key = None  # the turn (game, turns recorded) its cube was considered for
         self.offer_key = None  # the offer it saw and waits a pace to answer
+        self.resigned = None  # (game, value) of its last resignation: once rejected, only more
 
     def doing(self, ctl):
         """For `state`: None (not the board's to act), "roll", "think", "move" or "cube"
@@ -190,8 +191,12 @@ class Bot:
             return False
         if what == "double":
             _act(ctl, "double", now)
-        else:
-            _act(ctl, "resign", now, what[1])
+            return True
+        last = self.resigned
+        if last is not None and last[0] == g.game_number and what[1] <= last[1]:
+            return False  # rejected once this game: it plays on rather than ask again
+        self.resigned = (g.game_number, what[1])
+        _act(ctl, "resign", now, what[1])
         return True
 
     def _answer(self, ctl, who, now):

@@ -179,3 +179,35 @@ def test_cube_advice_for_a_persons_decisions():
     assert a["kind"] == "take" and a["player"] == 1 - g.turn
     assert a["action"] in ("take", "drop")
     fakes.done(ctl)
+
+
+def test_the_board_resigns_a_lost_race_once_and_plays_on_when_refused():
+    from gammon import Position
+
+    ctl, watch, log = _setup(["human", "board"], (0, True, False), 3, pace=40)
+    g = ctl.game
+    lost = [0] * 25
+    lost[12] = 15  # the board's fifteen on its 13 point ...
+    home = [0] * 25
+    home[0] = 2  # ... against the person's last two, on its 1 point
+    g.setup(Position(lost, home), 1)  # the board to roll
+    ctl.changed(1000)
+    now = _tick_until(ctl, watch, lambda c: bool(log.cube))
+    assert log.cube[-1] == {"event": "resign", "by": 1, "value": 2}  # a sure gammon
+    assert act(ctl, "reject", now)[0]
+    _tick_until(ctl, watch, lambda c: c.game.phase == OVER, person_rolls, now)
+    watch.check()
+    assert [e["event"] for e in log.cube] == ["resign", "reject"]  # not offered again
+    assert g.winner == 0 and g.match.points == 2
+    fakes.done(ctl)
+
+
+def person_rolls(ctl, now):
+    """A person who only throws and plays its first legal steps."""
+    g = ctl.game
+    if ctl.busy() or g.phase == OVER or ctl.view.rolling_until:
+        return
+    if g.phase == MOVE:
+        fakes.play_step(ctl, now)
+    elif g.phase in (ROLL, DONE):
+        ctl.press("ROLL", now)
