@@ -1,11 +1,33 @@
 # What a button press means in play (inputs.py names the keys; MENU and the dice entry are
-# menu.py's and dice_entry.py's): while the board is to act a press is refused; ROLL and UNDO
-# are commands; LEFT, RIGHT and SELECT move and press the cursor (minimal layout); a point,
-# the bar or the tray selects a checker, moves it there, or flashes red (`fail`).
-# Controller.press calls this (and reports what it raises); the controller keeps the state.
-from display.view import FLASH_MS, TARGET_DICE, point_of, target_of_button
-from hw.ticks import ticks_add
+# menu.py's and dice_entry.py's, the cube's cube_page.py's): while the board is to act a
+# press is refused; ROLL and UNDO are commands; LEFT, RIGHT and SELECT move and press the
+# cursor (minimal layout); a point, the bar or the tray selects a checker, moves it there,
+# or flashes red (`fail`).
+# Controller.press calls route (and reports what it raises); the controller keeps the state.
+from display.view import TARGET_DICE, point_of, target_of_button
 from model.game import MOVE
+
+from control.refusal import fail
+
+
+def route(ctl, name, now):
+    """Hands a press to the module whose it is now: MENU and the open menu (menu.py), the
+    dice entry (dice_entry.py), DOUBLE and every press while the cube page is open or an
+    offer waits (cube_page.py, unless the board is to act: refused below), else press()."""
+    if name == "MENU" or ctl.menu_item >= 0:
+        from control import menu
+
+        return menu.press(ctl, name, now)
+    if ctl.entry:
+        from control import dice_entry
+
+        return dice_entry.press(ctl, name, now)
+    if name == "DOUBLE" or ctl.page is not None or ctl.offer_waiting():
+        if not ctl.busy():
+            from control import cube_page
+
+            return cube_page.press(ctl, name, now)
+    press(ctl, name, now)
 
 
 def press(ctl, name, now):
@@ -46,16 +68,3 @@ def press_target(ctl, target, name, now):
     if pt in ctl.movable:
         return ctl.select(pt, now)
     fail(ctl, "illegal", "no legal move there", name, target, now)
-
-
-def fail(ctl, code, message, button, target, now):
-    """A refused press (or a bug while pressing): a red flash where it was pressed (the dice
-    for ROLL and UNDO) and an error event. Writes the view only, not the controller."""
-    ev = {"event": "error", "code": code, "message": message}
-    if button is not None:
-        ev["button"] = button
-    ctl.emit(ev)
-    v = ctl.view
-    v.flash_target = target if target >= 0 else TARGET_DICE
-    v.flash_until = ticks_add(now, FLASH_MS) or 1  # ticks wrap; 0 is 'none'
-    v.changed += 1

@@ -1,18 +1,17 @@
-# Buttons and remote commands -> Game: roll, move, undo, new game, settings, the board's own
-# player and HINT; owns the selection, the menu's place and the dice entry, fills the View
-# (display/fill.py), saves, emits events. Every field here is written here only: the modules
-# it uses (buttons: what a press means; menu, dice_entry, remote, report, sides, hint and the
-# board's player) read it, ask through its methods or return values it keeps.
-# All but buttons are imported when first needed, so a board played by people with buttons
-# and electronic dice never loads them (heap); none of them imports this module.
+# Buttons and remote commands -> Game: roll, move, undo, new game, settings, the cube, the
+# board's own player and HINT; owns the selection, the menu's place, the cube page and the
+# dice entry, fills the View (display/fill.py), saves, emits events. Every field here is
+# written here only: the modules it uses (buttons: what a press means; turns: ROLL, the
+# throw, UNDO; menu, dice_entry, cube_page, remote, report, sides, hint and the board's
+# player) read it, ask through its methods or return values it keeps. All but buttons and
+# turns are imported when first needed, so a board played by people with buttons and
+# electronic dice never loads them (heap); none of them imports this module.
 from display import fill
-from display.view import BLINK_MS, ROLL_MS, View
-from gammon.play import check_dice
-from hw.ticks import ticks_add, ticks_diff
-from model.game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
+from display.view import View
+from model.game import DONE, MOVE, OPENING, OVER
 
-from control import buttons
-from control.errors import err
+from control import buttons, turns
+from control.refusal import fail
 
 
 def _drop(event):
@@ -20,11 +19,9 @@ def _drop(event):
 
 
 class Controller:
-    """Turns presses and remote commands into game changes; never raises on bad input.
-
-    A side may be played by a program through `roll` and `move`, exactly as by buttons, or
-    by the board itself (settings.players, autoplay.py): `tick` then makes its steps.
-    """
+    """Turns presses and remote commands into game changes; never raises on bad input. A
+    side may be played by a program through `roll` and `move`, exactly as by buttons, or by
+    the board itself (settings.players, autoplay.py): `tick` then makes its steps."""
 
     pace_ms = 700  # the board player's time per step (set_pace: sim_main --pace)
 
@@ -52,6 +49,7 @@ class Controller:
         self.bot = None  # autoplay.Bot while a side is played by the board
         self.hint = None  # (sources, destinations) masks lit by HINT until the next press
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
+        self.page = None  # cube_page.Page: the cube page open, or a drop asked once
         self.hinting = None  # hint.Hint being thought out (ROLL held), a slice a tick
         self._sides()
         self.turn_changed(now_ms)
@@ -59,9 +57,8 @@ class Controller:
             self.view.over_since = now_ms
 
     def press(self, name, now_ms, frame_first=False):
-        """A button event from the input layer or the protocol; never raises. MENU and the
-        dice entry have their modules, the rest is buttons.py's. `frame_first` (the app's
-        buttons): the save waits for the next frame (flush)."""
+        """A button event from the input layer or the protocol; never raises; buttons.route
+        hands it on. `frame_first` (the app's buttons): the save waits for the next frame."""
         self.emit({"event": "press", "button": name})
         self.defer_save = frame_first
         self.hinting = None  # a press cancels a hint still being thought out
@@ -70,18 +67,9 @@ class Controller:
                 self.hint = None
                 self.refresh(now_ms)
             self.hint_ready = name == "ROLL" and self.game.phase == MOVE
-            if name == "MENU" or self.menu_item >= 0:
-                from control import menu
-
-                menu.press(self, name, now_ms)
-            elif self.entry:
-                from control import dice_entry
-
-                dice_entry.press(self, name, now_ms)
-            else:
-                buttons.press(self, name, now_ms)
+            buttons.route(self, name, now_ms)
         except Exception as exc:  # a bug must not stop the board: report it, keep going
-            buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
+            fail(self, "internal", repr(exc), name, -1, now_ms)
             self.turn_changed(now_ms)
         self.defer_save = False
 
@@ -92,69 +80,17 @@ class Controller:
             if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
                 self.start_hint(now_ms)
         except Exception as exc:
-            buttons.fail(self, "internal", repr(exc), name, -1, now_ms)
+            fail(self, "internal", repr(exc), name, -1, now_ms)
         self.defer_save = False
 
     # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
     def roll(self, now_ms, dice=None):
-        """ROLL: passes a complete play's turn, then throws, enters `dice` or starts the
-        entry of physical dice; at game over it starts the next game."""
-        g = self.game
-        if self.busy():
-            return False, err("wrong_phase", "the board is playing")
-        if g.phase == MOVE:
-            return False, err("wrong_phase", "finish the play first")
-        if dice is not None:
-            try:
-                dice = check_dice(dice)
-            except ValueError as exc:
-                return False, err("bad_args", str(exc))
-            if g.phase in (OPENING, OVER) and dice[0] == dice[1]:
-                return False, err("illegal", "the opening dice must differ")
-        self.entry = None
-        if g.phase == OVER:
-            self.new(now_ms)
-        if g.phase == DONE:
-            g.pass_turn()
-            self.emit({"event": "turn", "player": g.turn})
-        # the board throws its own dice electronically, also with the physical-dice setting
-        board = g.phase == ROLL and self.by_board(g.turn)
-        if dice is None and self.settings.physical_dice and not board:
-            from control.dice_entry import Entry
-
-            self.entry = Entry(g.phase == OPENING, g.turn, self.layout == "minimal")
-            self.shown = None
-            self.changed(now_ms)
-            return True, {"dice": None, "entering": True}
-        return self.apply_roll(dice, now_ms)
+        """ROLL: pass a complete play, throw, take `dice` or enter them (turns.py)."""
+        return turns.roll(self, now_ms, dice)
 
     def apply_roll(self, dice, now):
         """Throws (dice None) or takes the dice; the game is in OPENING or ROLL."""
-        g = self.game
-        self.entry = None
-        self.shown = None
-        player = g.turn
-        opening = g.phase == OPENING
-        if opening:
-            dice = dice or self.dice.opening()
-            g.roll_opening(dice)
-            player = g.turn
-            moved = True
-        else:
-            dice = dice or self.dice.roll()
-            moved = g.roll(dice)
-        self.emit({"event": "roll", "player": player, "dice": list(dice), "opening": opening})
-        if not moved:
-            self.shown = dice
-            self.view.blink_until = ticks_add(now, BLINK_MS) or 1
-            self.emit({"event": "nomove", "player": player, "dice": list(dice)})
-            self.emit({"event": "turn", "player": g.turn})
-        self.view.rolling_until = ticks_add(now, ROLL_MS) or 1
-        if g.phase == MOVE and self.settings.autoplay and g.turn_state.forced:
-            if not self.by_board(player):  # the board plays its forced moves step by step
-                self.emit_steps(g.play_forced(), player)
-        self.changed(now)
-        return True, {"dice": list(dice), "player": player}
+        return turns.apply_roll(self, dice, now)
 
     def move(self, text, now_ms):
         """A single step ("13/11", "24/18/13") or a whole play ("8/5 6/5") in notation."""
@@ -164,35 +100,21 @@ class Controller:
 
     def undo(self, now_ms):
         """UNDO: the last die entered (physical dice), else the last step of the turn."""
-        if self.entry:
-            from control import dice_entry
-
-            if not dice_entry.undo(self.entry, self.emit):
-                self.entry = None  # nothing entered yet: the entry ends
-            self.refresh(now_ms)
-            return True, {"step": None}
-        player = self.game.turn
-        if self.by_board(player) and self.game.phase >= MOVE:  # MOVE, DONE, OVER
-            return False, err("illegal", "the board's play cannot be taken back")
-        hop = self.game.undo()
-        if hop is None:
-            return False, err("illegal", "nothing to undo")
-        self.emit({"event": "undo", "player": player, "from": hop[0], "to": hop[1], "hit": hop[2]})
-        self.changed(now_ms)
-        return True, {"step": hop_text(hop)}
+        return turns.undo(self, now_ms)
 
     def new_game(self, now_ms):
         self.menu_item = -1
-        self.new(now_ms)
+        turns.new(self, now_ms)
         self.changed(now_ms)
         return True, {"game": self.game.game_number}
 
-    def new(self, now):
-        self.entry = None
-        self.shown = None
-        s = self.settings  # the match's terms set (model/settings.py)
-        self.game.new_game((s.match_length, s.cube, s.jacoby))
-        self.emit({"event": "new", "game": self.game.game_number})
+    def set_entry(self, entry):
+        """The dice entry (dice_entry.Entry) begun, or None: ended (turns.py)."""
+        self.entry = entry
+
+    def set_shown(self, dice):
+        """Dice shown outside a turn (a throw without a legal move), or None (turns.py)."""
+        self.shown = dice
 
     def configure(self, key, value, now_ms=0):
         """One setting (the menu, `config`); (False, bad_args) for a bad key or value,
@@ -218,13 +140,10 @@ class Controller:
             self.bot = sides.player(self)
 
     def player_failed(self, side, message, now_ms):
-        """The board's player failed while playing `side` (autoplay.py: a bug, no memory):
-        said plainly (a `no_player` event, view.error 2) and the side is a person's again."""
-        self.view.error = 2
-        self.emit({"event": "error", "code": "no_player", "message": message})
-        players = list(self.settings.players)
-        players[side] = "human"
-        self.configure("players", players, now_ms)
+        """The board's player failed while playing `side` (autoplay.py): sides.failed."""
+        from control import sides
+
+        sides.failed(self, side, message, now_ms)
 
     def by_board(self, player):
         """Whether the board plays side `player` (0 or 1)."""
@@ -234,6 +153,8 @@ class Controller:
         """The board is to act (throw, play, or pass between its own sides): a person's
         presses other than MENU are refused."""
         g = self.game
+        if self.offer_waiting():  # the answer is the other side's
+            return self.by_board(1 - g.mp.match.offer_by)
         if g.phase == OPENING or g.phase == DONE:  # both sides the board's: it goes on alone
             return self.by_board(0) and self.by_board(1)
         return g.phase != OVER and self.by_board(g.turn)
@@ -276,13 +197,35 @@ class Controller:
         self.refresh(now_ms)
 
     def open_menu(self, item, now_ms):
-        """The menu at item `item` (-1 closes it); opening it drops a selection and a dice
-        entry in progress."""
+        """The menu at item `item` (-1 closes it); opening it drops a selection, the cube
+        page and a dice entry in progress."""
         if self.menu_item < 0 and item >= 0:
             self.entry = None
+            self.page = None
             self.sel = -1
             self.dests = {}
         self.menu_item = item
+        self.refresh(now_ms)
+
+    # The cube (cube_page.py, loaded when the cube is touched)
+    def offer_waiting(self):
+        """Whether a double or a resignation waits for its answer."""
+        mp = self.game.mp
+        return mp is not None and self.game.phase != OVER and mp.match.offer != 0
+
+    def asking(self):
+        """(view.ASK_*, of whom, kind shown, value shown): what is being asked now."""
+        if self.page is None and not self.offer_waiting():
+            return 0, -1, 0, 0
+        from control import cube_page
+
+        return cube_page.asking(self)
+
+    def set_page(self, page, now_ms):
+        """The cube page (cube_page.Page) open, or None: closed."""
+        self.page = page
+        self.sel = -1
+        self.dests = {}
         self.refresh(now_ms)
 
     def menu_value(self):
@@ -297,16 +240,10 @@ class Controller:
         self.refresh(now_ms)
 
     def tick(self, now_ms):
-        """Timed transitions: deadlines reached go back to 0 (none) before the ticks wrap
-        makes them look ahead again (nothing shown changes: view.changed stays); the dice of
-        a passed turn go dark after their blink."""
+        """Timed transitions: the View's deadlines reached (fill.expire); the dice of a
+        passed turn go dark after their blink; a HINT thought out; the board's player."""
         v = self.view
-        if v.flash_until and ticks_diff(v.flash_until, now_ms) <= 0:
-            v.flash_until = 0
-        if v.rolling_until and ticks_diff(v.rolling_until, now_ms) <= 0:
-            v.rolling_until = 0
-        if v.blink_until and ticks_diff(v.blink_until, now_ms) <= 0:
-            v.blink_until = 0
+        fill.expire(v, now_ms)
         if self.shown and not v.blink_until:
             self.shown = None
             self.refresh(now_ms)
@@ -346,7 +283,7 @@ class Controller:
             self.flush()
         if g.phase == OVER:
             self.view.over_since = now
-            self.emit({"event": "over", "winner": g.winner, "result": g.result})
+            self.emit(turns.over_event(g))
         self.turn_changed(now)
 
     def flush(self):
@@ -371,7 +308,9 @@ class Controller:
         self.sel = -1
         self.dests = {}
         self.hint = None
-        self.movable = g.turn_state.movable() if g.phase == MOVE and not self.busy() else []
+        self.page = None
+        mine = g.phase == MOVE and not self.busy() and not self.offer_waiting()
+        self.movable = g.turn_state.movable() if mine else []
         self.refresh(now)
 
     def refresh(self, now):

@@ -3,7 +3,7 @@
 # the numbers in it and hands the finished dice back to Controller.apply_roll.
 from display.view import TARGET_DICE, point_of, target_of_button
 
-from control import buttons
+from control.refusal import fail
 
 
 class Entry:
@@ -56,14 +56,14 @@ def press(ctl, name, now):
         return ctl.refresh(now)
     if name == "SELECT":
         if not e.value:
-            return buttons.fail(ctl, "illegal", "choose the number first", name, TARGET_DICE, now)
+            return fail(ctl, "illegal", "choose the number first", name, TARGET_DICE, now)
         return accept(ctl, e.value, now)
     target = target_of_button(name)
     if 0 <= target < 24:
         k = point_of(e.player(), target)
         if 1 <= k <= 6:
             return accept(ctl, k, now)
-    return buttons.fail(ctl, "illegal", "enter the die: press your point 1-6", name, target, now)
+    return fail(ctl, "illegal", "enter the die: press your point 1-6", name, target, now)
 
 
 def accept(ctl, value, now):
@@ -76,7 +76,7 @@ def accept(ctl, value, now):
     if e.opening and a == b:
         e.restart()
         ctl.refresh(now)
-        return buttons.fail(
+        return fail(
             ctl, "illegal", "equal opening dice: throw again", None, TARGET_DICE, now
         )
     ctl.apply_roll((a, b), now)

@@ -1,11 +1,12 @@
 # The MENU, shown on the dice: a new game, then one item per setting, stepping through the
 # values the settings model defines (model/settings.py); and a setting's change, from the
-# MENU or `config` alike (Controller.configure keeps what follows from it).
+# MENU or `config` alike (Controller.configure keeps what follows from it). In the minimal
+# layout MENU first opens the cube page (cube_page.py) when there is something to offer.
 from display.view import target_of_button
 from model.settings import FLAG, LEVELS, PALETTES, PLAYER_MODES
 
-from control import buttons
 from control.errors import err
+from control.refusal import fail
 
 # The match lengths the menu steps through (`config` takes any of 0-25; 0 is money play).
 MATCH_LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25)
@@ -52,6 +53,10 @@ def press(ctl, name, now):
     while the menu is open: the next or previous value of the item."""
     item = ctl.menu_item
     if name == "MENU":
+        if item < 0 and _cube_first(ctl):
+            from control import cube_page
+
+            return cube_page.open_page(ctl, name, now)
         item = item + 1 if item + 1 < len(ITEMS) else -1
         ev = {"event": "menu", "item": None}
         if item >= 0:
@@ -64,7 +69,7 @@ def press(ctl, name, now):
         delta = -1
     else:
         t = target_of_button(name)
-        return buttons.fail(ctl, "wrong_phase", "the menu is open", name, t, now)
+        return fail(ctl, "wrong_phase", "the menu is open", name, t, now)
     key = ITEMS[item][1]
     if key is None:  # a new game: one value, chosen forward but not with the cursor's RIGHT
         if delta > 0 and name != "RIGHT":
@@ -74,6 +79,18 @@ def press(ctl, name, now):
         return
     values = _values(ctl.settings, item)
     ctl.configure(key, values[(value(ctl.settings, item) + delta) % len(values)], now)
+
+
+def _cube_first(ctl):
+    """The minimal layout's MENU opens the cube page first on the turn of a person who may
+    offer something, in a game with a Match (the cube or a match to points on)."""
+    if ctl.layout != "minimal" or ctl.page is not None or ctl.game.mp is None:
+        return False
+    if ctl.offer_waiting():
+        return False
+    from control import cube_page
+
+    return bool(cube_page.options(ctl)[1])
 
 
 def configure(ctl, key, value):

@@ -30,3 +30,13 @@ def player(ctl):
         except OSError:
             pass
         return None
+
+
+def failed(ctl, side, message, now_ms):
+    """The board's player failed while playing `side` (a bug, no memory): said plainly (a
+    `no_player` event, view.error 2) and the side is a person's again."""
+    ctl.view.error = 2
+    ctl.emit({"event": "error", "code": "no_player", "message": message})
+    players = list(ctl.settings.players)
+    players[side] = "human"
+    ctl.configure("players", players, now_ms)

@@ -1,6 +1,9 @@
 # Fills the View from the game and what the controller hands it: its selection, dice entry,
-# menu and hint (read, never written; it imports no control module). The board's own player
-# shows its steps through the selection (autoplay.py). Also moves the cursor (minimal layout).
+# menu, hint and cube page, the match (read, never written; it imports no control module).
+# The board's own player shows its steps through the selection (autoplay.py). Also moves the
+# cursor (minimal layout).
+from hw.ticks import ticks_diff
+
 from display.view import MENU, target_of
 
 
@@ -31,6 +34,9 @@ def fill_view(ctl, v):
     if e:
         for k in range(1, 7):
             m |= 1 << target_of(e.player(), k)
+    elif ctl.page is not None:  # the cube page: the points that resign (full layout)
+        for k in ctl.page.glow:
+            m |= 1 << target_of(ctl.page.by, k)
     else:
         for p in ctl.movable:
             m |= 1 << target_of(turn, p)
@@ -54,8 +60,33 @@ def fill_view(ctl, v):
     v.palette = ctl.settings.palette
     v.brightness = ctl.settings.brightness
     v.game = g.game_number
+    _match(ctl, g, v)
     v.changed += 1
     return cands
+
+
+def _match(ctl, g, v):
+    """The cube, the offer, the score and what is being asked, of whom (cube_leds.py; the
+    terminal view says it in words). Cubeless money play has no Match: none of it."""
+    mp = g.mp
+    if mp is None:
+        v.cube_on = v.offer = v.offer_value = v.match_length = v.crawford = v.match_over = 0
+        v.cube = 1
+        v.cube_owner = v.offer_by = -1
+        v.score0, v.score1 = g.plain
+    else:
+        m = mp.match
+        v.cube_on = 1 if m.cube_on else 0
+        v.cube = m.cube
+        v.cube_owner = m.owner
+        v.offer = m.offer
+        v.offer_by = m.offer_by
+        v.offer_value = m.offer_value
+        v.match_length = m.length
+        v.score0, v.score1 = m.score
+        v.crawford = 1 if m.crawford else 0
+        v.match_over = 1 if m.over() else 0
+    v.ask, v.ask_of, v.shown_kind, v.shown_value = ctl.asking()
 
 
 def _dice(ctl, g, v):
@@ -128,3 +159,14 @@ def move_cursor(v, cands, right):
             if cands >> c & 1:
                 break
         v.cursor = c
+
+
+def expire(v, now_ms):
+    """Deadlines of View `v` reached go back to 0 (none) before the ticks' wrap makes them
+    look ahead again; nothing shown changes (v.changed stays)."""
+    if v.flash_until and ticks_diff(v.flash_until, now_ms) <= 0:
+        v.flash_until = 0
+    if v.rolling_until and ticks_diff(v.rolling_until, now_ms) <= 0:
+        v.rolling_until = 0
+    if v.blink_until and ticks_diff(v.blink_until, now_ms) <= 0:
+        v.blink_until = 0

@@ -62,9 +62,11 @@ def checker_levels(count, n):
 
 
 def slot_names():
-    """Segment names in slot order (points, bars, trays, dice, turn indicators)."""
+    """Segment names in slot order (points, bars, trays, dice, turn indicators, the cube's
+    rows)."""
     names = ["p%d" % i for i in range(1, 25)]
-    return names + ["bar0", "bar1", "off0", "off1", "die0", "die1", "turn0", "turn1"]
+    names += ["bar0", "bar1", "off0", "off1", "die0", "die1", "turn0", "turn1"]
+    return names + ["cube0", "cube1"]
 
 
 def segment_pixels(board, name):

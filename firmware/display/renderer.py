@@ -10,21 +10,16 @@
 #   checker alternates with the glow. dests: the same place blinks in the destination
 #   colour. selected: the top checker pulses in the selection colour. cursor: the tip LED
 #   (alternating with a checker there). flash: the whole segment (or both dice) red.
-# - Dice: 3x3 pips in the colour of the player on roll (at the opening each die in its
-#   player's colour), half level when half used, the palette's dim level when used,
-#   random-looking faces while rolling, blinking while blink_until; the die being entered
-#   (physical dice) blinks, all cells in the cursor colour until it has a value.
-# - turn0/turn1: the player on roll. Game over: the dice show the result (1-3 pips) in the
-#   winner's colour, a spark runs along the winner's tray and a light along the tips of
-#   the winner's home board, the winner's turn LED blinks. Menu: the board dimmed, die0
-#   menu_item + 1 pips, die1 menu_value + 1 (both 0-based; all nine cells past 6).
+# - Dice, the game over and the match's end: display/dice_leds.py. The cube, offers and the
+#   score between games of a match: display/cube_leds.py.
+# - turn0/turn1: the player on roll. Menu: the board dimmed, die0 menu_item + 1 pips, die1
+#   menu_value + 1 (both 0-based; all nine cells past 6).
 # Deadlines (rolling_until, blink_until, flash_until) are ticks: 0 is none, and one more
-# than 10 s ahead counts as stale. Time is read on a 64 ms grid (STEP_MS, counted from the
-# renderer's start): every animation and deadline takes effect on a grid step, so time alone
-# changes the frame at most ~16 times a second, however often render() is called. The glow
-# and selection pulse in 8 steps a second, blinks every 256 ms, the rolling dice every 64 ms,
-# the game-over spark every 128 ms: a strip write (13 ms of bit-banging on an RP2040) only
-# when the picture really moves.
+# than 10 s ahead counts as stale. Time is read on a 64 ms grid (STEP_MS, from the
+# renderer's start), so time alone changes the frame at most ~16 times a second however
+# often render() is called: the glow and selection pulse in 8 steps a second, blinks (an
+# offer too) every 256 ms, the rolling dice every 64 ms, the game-over chases every 128 ms;
+# a strip write (13 ms of bit-banging on an RP2040) only when the picture really moves.
 # Then brightness (the colour table is scaled by power.level_scale) and the supply limiter
 # (power.frame_current_ma / limit_scale, the scale applied as power.dim does). render()
 # allocates nothing: the frame is one byte per LED (a colour-table entry) expanded into
@@ -32,14 +27,11 @@
 from hw.ticks import TICKS_MAX, ticks_diff
 from kernels.compat import const
 
-from display import power
-from display.glyphs import (  # noqa: F401 (tests, host)
+from display import cube_leds, dice_leds, marks, power
+from display.glyphs import (  # noqa: F401 (segment_pixels, target_segment: tests, host)
     FACE_ALL,
     MAX_LAYERS,
     PIPS,
-    ROLL_FACES,
-    ROLL_OFFSET,
-    ROLL_STEP_MS,
     layers,
     segment_pixels,
     slot_names,
@@ -48,18 +40,12 @@ from display.glyphs import (  # noqa: F401 (tests, host)
 from display.palette import (
     C_GLOW,
     C_SEL,
-    E_CURSOR,
-    E_DEST,
-    E_DIM,
     E_ERR,
     E_FULL,
     E_GLOW,
-    E_HALF,
     E_MENU,
     E_SEL,
-    E_SPARK,
     GEO,
-    PALETTE_NAMES,  # noqa: F401 (renderer.PALETTE_NAMES: the names of view.palette)
     Colours,
     channel_sum,
     copy,
@@ -79,23 +65,12 @@ _SLOT_OFF = const(26)  # + player
 _SLOT_DIE = const(28)  # + die
 _SLOT_TURN = const(30)  # + player
 _STACKS = const(28)  # slots that hold checkers
-_SLOTS = const(32)
+_SLOTS = const(34)  # ... then the cube's rows, 32 + player
 _ONE = const(256)
 STEP_MS = const(64)  # the animation clock's grid (a power of two: a mask)
 _PULSE_SHIFT = const(7)  # the pulse steps every 128 ms, 8 steps a period of 1024 ms
 _BLINK_SHIFT = const(8)  # highlights blink and alternate every 256 ms
-_SPARK_SHIFT = const(7)  # the game-over spark moves every 128 ms, the home light every 256
-_DICE_BLINK_MS = const(200)
-_AHEAD_MS = const(10000)  # no animation lasts longer
-
-
-def _active(until, now_ms):
-    """A deadline still ahead. 0 is none, and one more than _AHEAD_MS ahead is stale: ticks
-    wrap every 2**30 ms, so an old deadline comes round as 'ahead' again after 6 days."""
-    if not until:
-        return False
-    d = ticks_diff(until, now_ms)
-    return 0 < d <= _AHEAD_MS
+_active = dice_leds.active
 
 
 def _ahead(until, now_ms):
@@ -108,8 +83,8 @@ def _animates(view, phase, now_ms):
     game-over chase runs."""
     if view.movable or view.dests or view.selected >= 0 or view.cursor >= 0:
         return True
-    if view.entering >= 0 or (phase == _OVER and view.winner >= 0):
-        return True
+    if view.entering >= 0 or (phase == _OVER and view.winner >= 0) or view.ask:
+        return True  # (view.ask: an offer or the cube page blinks)
     return (
         _ahead(view.rolling_until, now_ms)
         or _ahead(view.blink_until, now_ms)
@@ -193,25 +168,28 @@ class Renderer:
         self._gather(view)
         stacks(self._idx, self._geo, self._cnt, self._own)
         turn = view.turn & 1
+        if view.match_length and (view.game_phase == _OVER or view.game_phase == _OPENING):
+            cube_leds.score(self, view)  # between games of a match
         if menu:
             item = view.menu_item + 1  # both 0-based (menu.py), shown as 1-6 pips
             value = view.menu_value + 1
-            self._face(_SLOT_DIE, item if 0 < item < 7 else FACE_ALL, E_MENU)
-            self._face(_SLOT_DIE + 1, value if 0 < value < 7 else FACE_ALL, E_MENU)
+            self.face(_SLOT_DIE, item if 0 < item < 7 else FACE_ALL, E_MENU)
+            self.face(_SLOT_DIE + 1, value if 0 < value < 7 else FACE_ALL, E_MENU)
         elif phase == _OVER and view.winner >= 0:
-            self._over(view, now_ms, on)
+            dice_leds.over(self, view, now_ms, on)
         else:
-            self._highlights(view, turn, on)
-            self._dice(view, now_ms, t, turn)
-            self._segment(_SLOT_TURN + turn, E_FULL + turn)
+            marks.draw(self, view, turn, on)
+            dice_leds.dice(self, view, now_ms, t, turn)
+            self.segment(_SLOT_TURN + turn, E_FULL + turn)
+        cube_leds.cube(self, view, on)
         if view.flash_target >= 0 and _active(view.flash_until, now_ms):
             if view.flash_target == TARGET_DICE:
-                self._face(_SLOT_DIE, FACE_ALL, E_ERR)
-                self._face(_SLOT_DIE + 1, FACE_ALL, E_ERR)
+                self.face(_SLOT_DIE, FACE_ALL, E_ERR)
+                self.face(_SLOT_DIE + 1, FACE_ALL, E_ERR)
             else:
-                s = self._slot(view.flash_target, turn)
+                s = self.slot(view.flash_target, turn)
                 if s >= 0:
-                    self._segment(s, E_ERR)
+                    self.segment(s, E_ERR)
         # The frame's bytes follow from the entries and the table (the limiter included):
         # compare those, the pulsing entries only where used, before expanding anything.
         idx = self._idx
@@ -279,16 +257,24 @@ class Renderer:
             cnt[_SLOT_OFF + p] = view.off[p]
             own[_SLOT_OFF + p] = p
 
+    # The frame's primitives (marks, dice_leds, cube_leds draw through them): slot s, LED i from
+    # the segment's base, colour-table entry e.
     def _led(self, s, i):
         g = self._geo
         o = s * GEO
         base = g[o] | g[o + 1] << 8
         return base - i if g[o + 3] else base + i
 
-    def _len(self, s):
+    def seglen(self, s):
         return self._geo[s * GEO + 2]
 
-    def _slot(self, target, turn):
+    def put(self, s, i, e):
+        self._idx[self._led(s, i)] = e
+
+    def checkers(self, s):
+        return self._cnt[s] if s < _STACKS else 0
+
+    def slot(self, target, turn):
         if 0 <= target < 24:
             return target
         if target == TARGET_BAR:
@@ -297,91 +283,15 @@ class Renderer:
             return _SLOT_OFF + turn
         return -1
 
-    def _segment(self, s, e):
-        for i in range(self._len(s)):
+    def segment(self, s, e):
+        for i in range(self.seglen(s)):
             self._idx[self._led(s, i)] = e
 
-    def _mark(self, s, e, free_on, full_on):
-        """Highlight the place past the top checker, or the top checker of a full slot."""
-        n = self._len(s)
-        c = self._cnt[s]
-        if c < n:
-            if free_on:
-                self._idx[self._led(s, c)] = e
-        elif full_on:
-            self._idx[self._led(s, (c - 1) % n)] = e
-
-    def _highlights(self, view, turn, on):
-        for k in range(2):
-            mask = view.movable if k == 0 else view.dests
-            target = 0
-            while mask and target < 26:
-                if mask & 1:
-                    if k == 0:
-                        self._mark(self._slot(target, turn), E_GLOW, True, on)
-                    else:
-                        self._mark(self._slot(target, turn), E_DEST, on, on)
-                mask >>= 1
-                target += 1
-        s = self._slot(view.selected, turn)
-        if s >= 0:
-            c = self._cnt[s]
-            self._idx[self._led(s, (c - 1) % self._len(s) if c else 0)] = E_SEL
-        s = self._slot(view.cursor, turn)
-        if s >= 0:
-            n = self._len(s)
-            if self._cnt[s] < n or on:
-                self._idx[self._led(s, n - 1)] = E_CURSOR
-
-    def _face(self, s, face, e):
-        n = self._len(s)
+    def face(self, s, face, e):
+        n = self.seglen(s)
         if n > 9:
             n = 9
         o = face * 9
         for cell in range(n):
             if PIPS[o + cell]:
                 self._idx[self._led(s, cell)] = e
-
-    def _dice(self, view, now_ms, t, turn):
-        opening = view.phase == _OPENING
-        rolling = _active(view.rolling_until, now_ms)
-        dark = 0
-        if _active(view.blink_until, now_ms):  # counted back from the end: it ends lit
-            dark = (ticks_diff(view.blink_until, now_ms) // _DICE_BLINK_MS) & 1
-        for d in range(2):
-            player = d if opening else turn
-            e = E_FULL + player
-            if rolling:
-                face = ROLL_FACES[(t // ROLL_STEP_MS + d * ROLL_OFFSET) % len(ROLL_FACES)]
-            else:
-                face = view.dice[d]
-                used = 0 if opening else view.dice_used[d]
-                if used == 1:
-                    e = E_HALF + player
-                elif used:
-                    e = E_DIM + player
-            if d == view.entering:
-                if not face:
-                    face = FACE_ALL
-                    e = E_CURSOR
-                if (t >> _BLINK_SHIFT) & 1:
-                    face = 0
-            if dark or face > 6 and face != FACE_ALL:
-                face = 0
-            self._face(_SLOT_DIE + d, face, e)
-
-    def _over(self, view, now_ms, on):
-        w = view.winner & 1
-        result = view.result
-        self._face(_SLOT_DIE, result if 0 < result < 4 else 0, E_FULL + w)
-        self._face(_SLOT_DIE + 1, result if 0 < result < 4 else 0, E_FULL + w)
-        since = ticks_diff(now_ms, view.over_since)  # the grid may lie just before it
-        if since < 0:
-            since = 0
-        tray = _SLOT_OFF + w
-        self._idx[self._led(tray, (since >> _SPARK_SHIFT) % self._len(tray))] = E_SPARK
-        k = (since >> (_SPARK_SHIFT + 1)) % 6
-        s = k if w == 0 else 23 - k  # the winner's home board: p1-p6 or p24-p19
-        self._idx[self._led(s, self._len(s) - 1)] = E_FULL + w
-        if on:
-            self._segment(_SLOT_TURN + w, E_FULL + w)

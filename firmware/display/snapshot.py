@@ -3,6 +3,12 @@
 # the render task asks for one 50 times a second). Preallocated; nothing allocated per frame.
 from kernels.frame import copy
 
+# The View's match fields (display/cube_leds.py), compared by name: small ints all
+MATCH = (
+    "cube_on", "cube", "cube_owner", "offer", "offer_by", "offer_value", "shown_kind",
+    "shown_value", "ask", "ask_of", "match_length", "score0", "score1", "crawford", "match_over",
+)
+
 
 class Snapshot:
     """The renderer's inputs from a View; same(view) is True when none has changed since
@@ -15,7 +21,8 @@ class Snapshot:
         self.off = bytearray(2)
         self.dice = bytearray(2)
         self.used = bytearray(2)
-        self.vals = [0] * 18
+        self.vals = [0] * 19
+        self.match = [0] * len(MATCH)
         self.valid = False
 
     def same(self, v):
@@ -41,6 +48,8 @@ class Snapshot:
             and k[15] == v.menu_value
             and k[16] == v.palette
             and k[17] == v.brightness
+            and k[18] == v.game_phase
+            and self._same_match(v)
             and v.pts0 == self.pts0
             and v.pts1 == self.pts1
             and v.bar == self.bar
@@ -48,6 +57,13 @@ class Snapshot:
             and v.dice == self.dice
             and v.dice_used == self.used
         )
+
+    def _same_match(self, v):
+        m = self.match
+        for i in range(len(MATCH)):
+            if m[i] != getattr(v, MATCH[i]):
+                return False
+        return True
 
     def keep(self, v):
         k = self.vals
@@ -69,6 +85,10 @@ class Snapshot:
         k[15] = v.menu_value
         k[16] = v.palette
         k[17] = v.brightness
+        k[18] = v.game_phase
+        m = self.match
+        for i in range(len(MATCH)):
+            m[i] = getattr(v, MATCH[i])
         copy(self.pts0, v.pts0, 25)
         copy(self.pts1, v.pts1, 25)
         copy(self.bar, v.bar, 2)

@@ -13,6 +13,16 @@ TARGET_OFF = const(25)
 TARGET_DICE = const(26)
 TARGETS = const(26)  # point, bar and tray targets (the masks' width)
 
+# view.ask: what is being asked now (of view.ask_of), for the LEDs and the terminal view
+ASK_NONE = const(0)
+ASK_TAKE = const(1)  # take or drop the cube offered
+ASK_ACCEPT = const(2)  # accept or reject the resignation offered
+ASK_DROP = const(3)  # drop? (the first NO of a double): NO again drops, YES takes
+ASK_OFFER = const(4)  # the cube page is open: double, or resign a single game/gammon/backgammon
+# view.offer and view.shown_kind: gammon.match's NO_OFFER, DOUBLE, RESIGN
+OFFER_DOUBLE = const(1)
+OFFER_RESIGN = const(2)
+
 FLASH_MS = const(300)  # red flash of an illegal press
 ROLL_MS = const(600)  # dice animation
 BLINK_MS = const(1500)  # dice blink: no legal move
@@ -50,6 +60,22 @@ class View:
         self.brightness = 128
         self.game = 1  # game number
         self.error = 0  # 1: the save was found corrupt at boot (kept aside); 2: no board player
+        # The match (display/cube_leds.py): all 0 (cube 1, owner -1) in cubeless money play
+        self.cube_on = 0  # the cube is in play in this game's terms
+        self.cube = 1
+        self.cube_owner = -1  # -1 centred
+        self.offer = 0  # OFFER_DOUBLE or OFFER_RESIGN waiting for its answer, 0 none
+        self.offer_by = -1
+        self.offer_value = 0  # the cube offered (2-64) or the resignation's 1-3
+        self.shown_kind = 0  # the cube page: what the person would offer (OFFER_*), 0 none
+        self.shown_value = 0  # ... its value (the cube offered, or 1-3)
+        self.ask = 0  # ASK_*: what is being asked now, of ask_of
+        self.ask_of = -1
+        self.match_length = 0  # 0: money play (no score shown)
+        self.score0 = 0
+        self.score1 = 0
+        self.crawford = 0  # 1: this is the Crawford game (no doubling)
+        self.match_over = 0  # 1: the game over is the match's (winner: its winner)
         self.changed = 0
 
 

@@ -171,7 +171,8 @@ def test_bear_off_to_game_over_and_next_game():
     ctl.press("OFF", 40)
     g = ctl.game
     assert g.phase == OVER and g.winner == 0 and g.result == 2
-    assert rec.of("over") == [{"event": "over", "winner": 0, "result": 2}]
+    assert rec.of("over") == [{"event": "over", "winner": 0, "result": 2, "points": 2,
+                               "score": [2, 0], "match_over": False}]
     assert v.winner == 0 and v.result == 2 and v.over_since == 40 and v.off[0] == 15
     assert g.score == [2, 0] and ctl.history_dict()["turns"][0]["play"] == "2/off 1/off"
     ctl.press("UNDO", 50)  # taken back until the next roll

@@ -175,7 +175,7 @@ def test_matrix_maps_every_key_to_its_name():
             else:
                 assert _pressed_names(keys, bits) == [name]
                 seen.append(name)
-    assert len(seen) == 29 and "MENU" in seen and "p24" in seen
+    assert len(seen) == 30 and "MENU" in seen and "DOUBLE" in seen and "p24" in seen
 
 
 def test_matrix_two_and_three_keys_at_once():

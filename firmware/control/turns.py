@@ -1,0 +1,114 @@
+# The commands that take a game from turn to turn: ROLL (pass a complete play, throw, or
+# start the entry of physical dice; at game over the next game), the throw itself, UNDO and
+# a new game. Controller.roll/apply_roll/undo/new call them; they change the game, ask the
+# controller to keep its own fields (set_entry, set_shown), emit the events and save
+# through ctl.changed. The dice animations are the View's deadlines.
+from display.view import BLINK_MS, ROLL_MS
+from gammon.play import check_dice
+from hw.ticks import ticks_add
+from model.game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
+
+from control.errors import err
+
+
+def roll(ctl, now, dice=None):
+    """ROLL: (ok, {"dice", "player"} or {"dice": None, "entering": True}) or (False, err)."""
+    g = ctl.game
+    if ctl.busy():
+        return False, err("wrong_phase", "the board is playing")
+    if ctl.offer_waiting():
+        return False, err("wrong_phase", "an offer waits for its answer")
+    if g.phase == MOVE:
+        return False, err("wrong_phase", "finish the play first")
+    if dice is not None:
+        try:
+            dice = check_dice(dice)
+        except ValueError as exc:
+            return False, err("bad_args", str(exc))
+        if g.phase in (OPENING, OVER) and dice[0] == dice[1]:
+            return False, err("illegal", "the opening dice must differ")
+    ctl.set_entry(None)
+    if g.phase == OVER:
+        new(ctl, now)
+    if g.phase == DONE:
+        g.pass_turn()
+        ctl.emit({"event": "turn", "player": g.turn})
+    # the board throws its own dice electronically, also with the physical-dice setting
+    board = g.phase == ROLL and ctl.by_board(g.turn)
+    if dice is None and ctl.settings.physical_dice and not board:
+        from control.dice_entry import Entry
+
+        ctl.set_entry(Entry(g.phase == OPENING, g.turn, ctl.layout == "minimal"))
+        ctl.set_shown(None)
+        ctl.changed(now)
+        return True, {"dice": None, "entering": True}
+    return apply_roll(ctl, dice, now)
+
+
+def apply_roll(ctl, dice, now):
+    """Throws (dice None) or takes the dice; the game is in OPENING or ROLL."""
+    g = ctl.game
+    ctl.set_entry(None)
+    ctl.set_shown(None)
+    player = g.turn
+    opening = g.phase == OPENING
+    if opening:
+        dice = dice or ctl.dice.opening()
+        g.roll_opening(dice)
+        player = g.turn
+        moved = True
+    else:
+        dice = dice or ctl.dice.roll()
+        moved = g.roll(dice)
+    ctl.emit({"event": "roll", "player": player, "dice": list(dice), "opening": opening})
+    v = ctl.view
+    if not moved:
+        ctl.set_shown(dice)
+        v.blink_until = ticks_add(now, BLINK_MS) or 1
+        ctl.emit({"event": "nomove", "player": player, "dice": list(dice)})
+        ctl.emit({"event": "turn", "player": g.turn})
+    v.rolling_until = ticks_add(now, ROLL_MS) or 1
+    if g.phase == MOVE and ctl.settings.autoplay and g.turn_state.forced:
+        if not ctl.by_board(player):  # the board plays its forced moves step by step
+            ctl.emit_steps(g.play_forced(), player)
+    ctl.changed(now)
+    return True, {"dice": list(dice), "player": player}
+
+
+def undo(ctl, now):
+    """UNDO: the last die entered (physical dice), else the last step of the turn."""
+    if ctl.entry:
+        from control import dice_entry
+
+        if not dice_entry.undo(ctl.entry, ctl.emit):
+            ctl.set_entry(None)  # nothing entered yet: the entry ends
+        ctl.refresh(now)
+        return True, {"step": None}
+    g = ctl.game
+    player = g.turn
+    if ctl.by_board(player) and g.phase >= MOVE:  # MOVE, DONE, OVER
+        return False, err("illegal", "the board's play cannot be taken back")
+    hop = g.undo()
+    if hop is None:
+        return False, err("illegal", "nothing to undo")
+    ctl.emit({"event": "undo", "player": player, "from": hop[0], "to": hop[1], "hit": hop[2]})
+    ctl.changed(now)
+    return True, {"step": hop_text(hop)}
+
+
+def new(ctl, now):
+    """The next game (of the match), with the terms set (model/settings.py)."""
+    ctl.set_entry(None)
+    ctl.set_shown(None)
+    s = ctl.settings
+    ctl.game.new_game((s.match_length, s.cube, s.jacoby))
+    ctl.emit({"event": "new", "game": ctl.game.game_number})
+
+
+def over_event(g):
+    """The `over` event of game `g`: its result, points, the score, the match's end
+    (cubeless money play has no Match: its points are the result, its score the plain one)."""
+    m = g.mp.match if g.mp else None
+    return {"event": "over", "winner": g.winner, "result": g.result,
+            "points": m.points if m else g.result, "score": list(m.score if m else g.plain),
+            "match_over": m.over() if m else False}
