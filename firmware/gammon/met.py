@@ -1,6 +1,6 @@
 # GNU Backgammon's match equity table (Kazaross-XG2, 25 points) as compact bytes, read by
 # gammon/cube.py for match play only. Written by host/ledgammon/train/met_table.py from
-# gnubg.met(25); do not edit. Each entry is round(mwc * 2**24), three bytes little-endian:
+# gnubg.met(25); edit only its code. Each entry is round(mwc * 2**24), three bytes little-endian:
 # first the pre-Crawford table above its diagonal, row by row (PRE[i][j] for i < j: the
 # chance of a player i + 1 away against one j + 1 away; below the diagonal it is 1 - the
 # mirror, on it 0.5), then the post-Crawford row (the trailer j + 1 away against a leader

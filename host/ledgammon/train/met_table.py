@@ -21,7 +21,7 @@ SCALE = 1 << 24
 
 HEAD = '''# GNU Backgammon's match equity table (Kazaross-XG2, 25 points) as compact bytes, read by
 # gammon/cube.py for match play only. Written by host/ledgammon/train/met_table.py from
-# gnubg.met(25); do not edit. Each entry is round(mwc * 2**24), three bytes little-endian:
+# gnubg.met(25); edit only its code. Each entry is round(mwc * 2**24), three bytes little-endian:
 # first the pre-Crawford table above its diagonal, row by row (PRE[i][j] for i < j: the
 # chance of a player i + 1 away against one j + 1 away; below the diagonal it is 1 - the
 # mirror, on it 0.5), then the post-Crawford row (the trailer j + 1 away against a leader
@@ -31,30 +31,14 @@ from kernels.compat import const
 N = const(25)
 '''
 
-TAIL = '''
-
-def _at(k):
-    """Entry k in units of 2**-16 (rounded from the stored 2**-24)."""
-    i = 3 * k
-    t = TABLE
-    return (t[i] | t[i + 1] << 8 | t[i + 2] << 16) + 128 >> 8
+# met.py's code after the table is its own (the firmware's, tested there); only the head and
+# the table are written, so the look-up functions stand in one place.
+END = "\n)\n"
 
 
-def pre(i, j):
-    """Chance (65536 = 1) of the player i + 1 points away winning the match against one
-    j + 1 away, before or in the Crawford game (0 <= i, j < N)."""
-    if i == j:
-        return 32768
-    if i > j:
-        return 65536 - pre(j, i)
-    return _at(i * N - i * (i + 1) // 2 + j - i - 1)
-
-
-def post(j):
-    """Chance (65536 = 1) of the trailer j + 1 points away winning a post-Crawford game's
-    match against the leader 1 away (0 <= j < N)."""
-    return _at(N * (N - 1) // 2 + j)
-'''
+def tail(text: str) -> str:
+    """What follows the table in met.py's `text`: the firmware's look-up code, kept."""
+    return text[text.index(END, text.index("TABLE = (")) + len(END) :]
 
 
 def entries() -> list[int]:
@@ -70,20 +54,21 @@ def entries() -> list[int]:
     return out
 
 
-def source(values: list[int]) -> str:
-    """met.py's text for `values`."""
+def source(values: list[int], code: str) -> str:
+    """met.py's text for `values`, with `code` (its look-up functions) after the table."""
     raw = b"".join(v.to_bytes(3, "little") for v in values)
     lines = ["TABLE = ("]
     for k in range(0, len(raw), 22):
         lines.append('    b"' + "".join("\\x%02x" % b for b in raw[k : k + 22]) + '"')
     lines.append(")")
-    return HEAD + "\n".join(lines) + "\n" + TAIL
+    return HEAD + "\n".join(lines) + "\n" + code
 
 
 def main(argv: list[str]) -> int:
     root = Path(__file__).resolve().parents[3]
     out = Path(argv[0]) if argv else root / "firmware" / "gammon" / "met.py"
-    out.write_text(source(entries()))
+    code = tail((root / "firmware" / "gammon" / "met.py").read_text())
+    out.write_text(source(entries(), code))
     print("wrote %s" % out)
     return 0
 
