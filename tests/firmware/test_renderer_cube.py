@@ -151,3 +151,20 @@ def test_the_end_of_a_match_runs_lights_round_every_point():
         tips.append([row(r, "p%d" % i)[-1] != DARK for i in range(1, 25)])
     assert all(sum(t) == 8 for t in tips) and tips[0] != tips[1]
     assert tips[0] == tips[3]  # every third point, moving on a point each 128 ms
+
+
+def test_the_strip_is_written_only_when_the_cube_picture_moves():
+    """A still cube and score: one write however often render() is called; an offer blinks
+    at 256 ms, so about four writes a second and never one a frame."""
+    r, v = make()
+    v.cube, v.cube_owner, v.match_length, v.score0 = 4, 1, 5, 2
+    v.phase = v.game_phase = OPENING
+    for k in range(100):  # two seconds of 20 ms frames
+        r.render(v, k * 20)
+    assert STRIP.writes == 1
+    v.phase = v.game_phase = ROLL
+    v.offer, v.offer_by, v.offer_value, v.ask, v.ask_of = OFFER_DOUBLE, 1, 8, ASK_TAKE, 0
+    STRIP.writes = 0
+    for k in range(100):
+        r.render(v, 2000 + k * 20)
+    assert 6 <= STRIP.writes <= 10
