@@ -17,12 +17,12 @@
 # passes its own turn 2 paces after the play and throws again. A choice that fails (a bug,
 # no memory) is reported (`no_player`) and the side goes back to a person.
 #
-# The cube and resignations (only when the game's terms are not cubeless money play, so the
-# cube code stays unloaded otherwise; gammon/cube_play.py decides, in one slice of one
-# network evaluation): before each of its throws the board may offer to resign (a race it
-# cannot win, or not without a gammon) or double; an offer made to one of its sides (a
-# double, a resignation) it answers a pace after it is made. Every action goes through
-# control/cube_actions.act(..., by_board=True), as a person's buttons do.
+# The cube and resignations (control/autoplay_cube.py, loaded only when the game's terms are
+# not cubeless money play or an offer is made to one of its sides; gammon/cube_play.py
+# decides, in one slice of one network evaluation): before each of its throws the board may
+# offer to resign (a race it cannot win, or not without a gammon) or double; an offer made
+# to one of its sides (a double, a resignation) it answers a pace after it is made. Every
+# action goes through control/cube_actions.act(..., by_board=True), as a person's buttons.
 from display.view import BLINK_MS, ROLL_MS, target_of
 from hw.ticks import ticks_add, ticks_diff
 from model.game import DONE, MOVE, PLAIN, ROLL
@@ -37,42 +37,10 @@ def unload():
 
 
 def cube_advice(ctl):
-    """HINT on a person's cube decision now (for control/hint.py): None when there is none
-    (cubeless money play, a play under way, the board's own decision, a cube that cannot
-    be turned), else gammon/cube_play.advice's dict (the strong level's "action" and the
-    equities behind it) with "player", who decides, and "kind": "double" (before its
-    throw, also while the other's play is complete), "take" (a double offered) or "accept"
-    (a resignation offered)."""
-    g = ctl.game
-    if g.mp is None and g.terms == PLAIN:
-        return None
-    who = _offered_to(g)
-    m = g.match
-    if who >= 0:
-        if ctl.by_board(who):
-            return None
-        roller = g.turn
-        position = g.position
-        kind = "take" if m.offer == 1 else "accept"  # gammon.match's DOUBLE
-    else:
-        if g.phase == ROLL:
-            roller = g.turn
-            position = g.position
-        elif g.phase == DONE:  # the play before is complete: DOUBLE instead of ROLL
-            roller = 1 - g.turn
-            position = g.current().swap()
-        else:
-            return None
-        if ctl.by_board(roller) or not m.may_double(roller):
-            return None
-        who = roller
-        kind = "double"
-    from gammon.cube_play import advice
+    """HINT on a person's cube decision now (for control/hint.py): see autoplay_cube."""
+    from control.autoplay_cube import cube_advice as advice
 
-    out = advice(loader.opponent().net, position, m, roller)
-    out["player"] = who
-    out["kind"] = kind
-    return out
+    return advice(ctl)
 
 
 def _offered_to(g):
@@ -101,9 +69,7 @@ class Bot:
         self.plan = None  # the Plan being thought out, for plan_key
         self.plan_key = None
         self.glow = 0  # while thinking: the targets of its checkers that can move
-        self.cube_key = None  # the turn (game, turns recorded) its cube was considered for
-        self.offer_key = None  # the offer it saw and waits a pace to answer
-        self.resigned = None  # (game, value) of its last resignation: once rejected, only more
+        self.cube = None  # autoplay_cube.Cube once the cube is in play (or an offer made)
 
     def doing(self, ctl):
         """For `state`: None (not the board's to act), "roll", "think", "move" or "cube"
@@ -131,8 +97,9 @@ class Bot:
             return
         self.due = 0
         try:
-            if who >= 0:
-                self._answer(ctl, who, now)
+            if who >= 0:  # seen, then answered: a pace after each
+                self._cubes().answer(self.opp, ctl, now)
+                self._wait(now, ctl.pace_ms)
             else:
                 self._act(ctl, now)
         except Exception as exc:  # a bug, no memory: said plainly, and a person plays on
@@ -157,7 +124,8 @@ class Bot:
             if g.phase == DONE:
                 g.pass_turn()
                 ctl.emit({"event": "turn", "player": g.turn})
-            if g.phase == ROLL and g.terms != PLAIN and self._cube(ctl, now):
+            cube = g.phase == ROLL and g.terms != PLAIN
+            if cube and self._cubes().before_throw(self.opp, ctl, now):
                 return self._wait(now, pace)
             ctl.apply_roll(None, now)
             return
@@ -177,41 +145,13 @@ class Bot:
         self.key = _key(g, ctl.settings.level)
         self._wait(now, pace - pace * 2 // 3 if g.phase == MOVE else 2 * pace)
 
-    def _cube(self, ctl, now):
-        """Before its throw, once a turn: whether it offers to resign or doubles (done)."""
-        g = ctl.game
-        key = (g.game_number, len(g.codes))
-        if self.cube_key == key:
-            return False
-        self.cube_key = key
-        from gammon.cube_play import decide
+    def _cubes(self):
+        """Its cube decisions (autoplay_cube.py), loaded when first needed."""
+        if self.cube is None:
+            from control.autoplay_cube import Cube
 
-        what = decide(self.opp.net, g.position, g.match, g.turn, ctl.settings.level)
-        if what is None:
-            return False
-        if what == "double":
-            _act(ctl, "double", now)
-            return True
-        last = self.resigned
-        if last is not None and last[0] == g.game_number and what[1] <= last[1]:
-            return False  # rejected once this game: it plays on rather than ask again
-        self.resigned = (g.game_number, what[1])
-        _act(ctl, "resign", now, what[1])
-        return True
-
-    def _answer(self, ctl, who, now):
-        """An offer to one of its sides: seen first (it waits a pace), then answered."""
-        g = ctl.game
-        m = g.match
-        key = (g.game_number, len(g.codes), m.offer, m.offer_value)
-        if self.offer_key != key:
-            self.offer_key = key
-            return self._wait(now, ctl.pace_ms)
-        self.offer_key = None
-        from gammon.cube_play import answer
-
-        _act(ctl, answer(self.opp.net, g.position, m, g.turn, ctl.settings.level), now)
-        self._wait(now, ctl.pace_ms)
+            self.cube = Cube()
+        return self.cube
 
     def _think(self, ctl, key, now):
         """One slice of the plan for `key` (a new plan when the game or level changed since
@@ -240,12 +180,3 @@ class Bot:
         self.key = key
         ctl.refresh(now)  # the glow goes
 
-
-def _act(ctl, kind, now, value=None):
-    """A cube action or resignation for the board's side, as a person's would go; a refusal
-    is a bug in the player (raised, so the side goes back to a person)."""
-    from control.cube_actions import act
-
-    ok, reply = act(ctl, kind, now, value, by_board=True)
-    if not ok:
-        raise ValueError("%s refused: %s" % (kind, reply.get("message", reply)))
