@@ -45,6 +45,7 @@ def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS)
         return _restore(store, dice, layout, emit, now_ms, settings, savefile)
     finally:  # needed only now: it leaves the heap again
         unload("model.savefile")
+        unload("model.savecheck")
 
 
 def _restore(store, dice, layout, emit, now_ms, settings, savefile):

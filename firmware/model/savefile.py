@@ -18,6 +18,8 @@ from model.game import (
     ROLL,
     VERSION,
 )
+from model.savecheck import number as _int
+from model.savecheck import pair as _pair
 from model.settings import KEYS, SETTINGS_VERSION
 
 # A save with a match or cube actions in it is read with model/savematch.py, imported only
@@ -60,18 +62,6 @@ def _json(text):
     if escape in text:
         raise ValueError("not a save: an escape")
     return json.loads(text)
-
-
-def _int(x, lo, hi):
-    if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
-        raise ValueError("bad save: %r is not %d-%d" % (x, lo, hi))
-    return x
-
-
-def _pair(x, lo, hi):
-    if not isinstance(x, list) or len(x) != 2:
-        raise ValueError("bad save: %r is not a pair" % (x,))
-    return _int(x[0], lo, hi), _int(x[1], lo, hi)
 
 
 def _replay_play(g, code):

@@ -6,24 +6,9 @@ from gammon.position import Position
 
 from model.matchplay import A_ACCEPT, A_DOUBLE, A_DROP, A_REJECT, A_RESIGN, A_TAKE
 from model.past import Past, acts_text
-
-
-def _int(x, lo, hi):
-    if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
-        raise ValueError("bad save: %r is not %d-%d" % (x, lo, hi))
-    return x
-
-
-def _pair(x, lo, hi):
-    if not isinstance(x, list) or len(x) != 2:
-        raise ValueError("bad save: %r is not a pair" % (x,))
-    return _int(x[0], lo, hi), _int(x[1], lo, hi)
-
-
-def _flag(x):
-    if x not in (0, 1) or isinstance(x, float):
-        raise ValueError("bad save: %r is not 0 or 1" % (x,))
-    return x == 1
+from model.savecheck import flag as _flag
+from model.savecheck import number as _int
+from model.savecheck import pair as _pair
 
 
 def read_acts(text):
