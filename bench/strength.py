@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -27,6 +26,7 @@ sys.path.insert(0, BENCH)
 from board_agent import Agent, BoardPlayer, build  # noqa: E402
 from match import GameResult, Summary, play_game, summarise  # noqa: E402
 from players import GnubgPlayer, HeuristicPlayer, Player  # noqa: E402
+from spread import spread  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build", "strength", "mpy")
 RESULTS = os.path.join(ROOT, "build", "strength.json")
@@ -74,21 +74,6 @@ class Players:
             self.agent = None
 
 
-_WORKER: Players | None = None
-
-
-def _init_worker(weights: str, path: str) -> None:
-    global _WORKER
-    _WORKER = Players(weights, path)
-
-
-def _run_game(task: tuple[str, int, int]) -> tuple[GameResult, int, int]:
-    """One game in a worker: (result, the board's thinking time in us, its moves)."""
-    name, game, seed = task
-    assert _WORKER is not None
-    return run_game(_WORKER, name, game, seed)
-
-
 def run_game(players: Players, name: str, game: int, seed: int) -> tuple[GameResult, int, int]:
     a_name, b_name, _ = PAIRINGS[name]
     a, b = players.get(a_name), players.get(b_name)
@@ -104,16 +89,7 @@ def play_pairing(
 ) -> Iterator[tuple[GameResult, int, int]]:
     """The games of one pairing, in the order they finish, over `jobs` processes."""
     tasks = [(name, g, seed) for g in range(games)]
-    if jobs <= 1:
-        players = Players(weights, path)
-        try:
-            for task in tasks:
-                yield run_game(players, *task)
-        finally:
-            players.close()
-        return
-    with multiprocessing.Pool(jobs, _init_worker, (weights, path)) as pool:
-        yield from pool.imap_unordered(_run_game, tasks, chunksize=2)
+    yield from spread(run_game, tasks, jobs, Players, (weights, path), chunksize=2)
 
 
 def counts(games: int | None, names: Iterable[str]) -> dict[str, int]:

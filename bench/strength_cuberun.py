@@ -4,13 +4,13 @@ games with the Jacoby rule, 7-point matches), then the board's cube decisions ju
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from match import standard_error
+from spread import spread
 from strength_cube import BoardCubePlayer, CubeAgent, Decision, Outcome, match_game, money_game
 from strength_gnubg import Gnubg, GnubgCubePlayer
 from strength_judge import JUDGE_PLIES, errors, judge
@@ -45,19 +45,6 @@ class Seats:
             self.agent = None
 
 
-_SEATS: Seats | None = None
-
-
-def _init(weights: str, path: str) -> None:
-    global _SEATS
-    _SEATS = Seats(weights, path)
-
-
-def _one(task: tuple[str, str, int, int]) -> tuple[Outcome, list[int]]:
-    assert _SEATS is not None
-    return one(_SEATS, *task)
-
-
 def one(seats: Seats, kind: str, level: str, number: int, seed: int) -> tuple[Outcome, list[int]]:
     """A money game or a match; with the board's cube decision times (us) it took."""
     board, gnubg = seats.get(level)
@@ -73,16 +60,7 @@ def play(
     kind: str, level: str, n: int, seed: int, jobs: int, weights: str, path: str
 ) -> Iterator[tuple[Outcome, list[int]]]:
     tasks = [(kind, level, k, seed) for k in range(n)]
-    if jobs <= 1:
-        seats = Seats(weights, path)
-        try:
-            for task in tasks:
-                yield one(seats, *task)
-        finally:
-            seats.close()
-        return
-    with multiprocessing.Pool(jobs, _init, (weights, path)) as pool:
-        yield from pool.imap_unordered(_one, tasks, chunksize=1)
+    yield from spread(one, tasks, jobs, Seats, (weights, path))
 
 
 def paired(values: list[float]) -> float:
