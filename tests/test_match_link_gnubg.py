@@ -16,21 +16,11 @@ from typing import Any
 import gnubg
 from gammon.notation import find_play
 from gammon.position import Position
+from gnubg_capture import quiet
 from ledgammon.cli import main
 from simkit import MICROPYTHON, connect, start_sim
 
 assert os.path.exists(MICROPYTHON), "the MicroPython unix port is missing: run make setup"
-
-
-def quiet(cmd: str) -> None:
-    fd = os.dup(1)
-    with open(os.devnull, "w") as null:
-        os.dup2(null.fileno(), 1)
-        try:
-            gnubg.command(cmd)
-        finally:
-            os.dup2(fd, 1)
-            os.close(fd)
 
 
 class Driver:
