@@ -1,7 +1,7 @@
 # Game: phases, turns, the record, game over, and the save format (MicroPython too).
-from games import some_steps_in
+from games import load as _load
+from games import roundtrip, some_steps_in
 from gammon.position import Position
-from model import savefile
 from model.game import DONE, MOVE, OPENING, OVER, ROLL, Game
 from positions import pos, raises
 
@@ -109,20 +109,6 @@ def test_new_game_counts_games_and_keeps_score():
     g.new_game()
     assert g.game_number == 2 and g.phase == OPENING and g.score == [2, 0]
     assert g.history == [] and g.winner is None
-
-
-def _load(text):
-    """The game a save describes (savefile reads it: game.py does not import its reader)."""
-    return savefile.load(Game, text)
-
-
-def roundtrip(g):
-    text = g.to_json()
-    h = _load(text)
-    assert h.to_json() == text
-    assert h.phase == g.phase and h.turn == g.turn and h.dice == g.dice
-    assert h.current() == g.current() and h.history == g.history
-    return h
 
 
 def test_save_round_trips_every_phase():
