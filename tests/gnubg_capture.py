@@ -5,6 +5,7 @@ import os
 import sys
 
 import gnubg
+from gammon.match import DOUBLE
 
 
 def command(out, cmd):
@@ -46,3 +47,22 @@ def quiet(cmd):
 BY_HAND = ("set threads 1", "set player 0 human", "set player 1 human",
            "set automatic roll off", "set automatic game off", "set automatic crawford on",
            "set automatic move off")
+
+
+def next_game(m, start):
+    """A random match's game is over (in gnubg and in gammon.match `m`): False once the match,
+    or a money session's fourth game, is over; else the next game begun in both, start() then
+    reads its opening from gnubg."""
+    if m.over() or (m.length == 0 and m.game_number >= 4):
+        return False
+    m.next_game()
+    quiet("new game")
+    start()
+    return True
+
+
+def answer(rnd, m):
+    """A random answer to `m`'s offer, to give in both: a double taken 60% of the time, else
+    dropped; a resignation accepted half the time, else rejected."""
+    yes, no = ("take", "drop") if m.offer == DOUBLE else ("accept", "reject")
+    return yes if rnd.random() < (0.6 if m.offer == DOUBLE else 0.5) else no

@@ -12,10 +12,10 @@ from typing import Any
 import gnubg
 import pytest
 from gammon import legal_plays
-from gammon.match import DOUBLE, Match
+from gammon.match import Match
 from gammon.matchid import decode
 from gammon.position import Position
-from gnubg_capture import BY_HAND, quiet
+from gnubg_capture import BY_HAND, answer, next_game, quiet
 from ledgammon import export, matfile
 
 KEPT = ("move", "double", "take", "drop", "resign")  # what a .mat holds of gnubg's records
@@ -70,18 +70,9 @@ class Recorder:
         """One random action in both; False once the match (or session) is over."""
         m, rnd = self.match, self.rnd
         if m.ended:
-            if m.over() or (m.length == 0 and m.game_number >= 4):
-                return False
-            m.next_game()
-            quiet("new game")
-            self.start_game()
-            return True
-        decider = m.deciding(self.on_roll)
-        if m.offer == DOUBLE:
-            self.act("take" if rnd.random() < 0.6 else "drop", decider)
-            return True
+            return next_game(m, self.start_game)
         if m.offer:
-            self.act("accept" if rnd.random() < 0.5 else "reject", decider)
+            self.act(answer(rnd, m), m.deciding(self.on_roll))
             return True
         r = rnd.random()
         # a resignation before the throw: one after it has dice the board does not record

@@ -8,10 +8,10 @@ import random
 import gnubg
 import pytest
 from gammon import legal_plays
-from gammon.match import DOUBLE, Match
+from gammon.match import Match
 from gammon.matchid import decode, encode
 from gammon.position import Position
-from gnubg_capture import BY_HAND, quiet
+from gnubg_capture import BY_HAND, answer, next_game, quiet
 
 
 @pytest.fixture(scope="module")
@@ -43,17 +43,11 @@ def _step(rnd: random.Random, s: Side) -> bool:
     """One random action in both; False once the match (or session) is over."""
     m = s.match
     if m.ended:
-        if m.over() or (m.length == 0 and m.game_number >= 4):
-            return False
-        m.next_game()
-        quiet("new game")
-        s.start_game()
-        return True
-    if m.offer:  # the answer: take 60% / drop, accept half / reject, in both
-        yes, no = ("take", "drop") if m.offer == DOUBLE else ("accept", "reject")
-        answer = yes if rnd.random() < (0.6 if m.offer == DOUBLE else 0.5) else no
-        getattr(m, answer)(m.deciding(s.on_roll))
-        quiet(answer)
+        return next_game(m, s.start_game)
+    if m.offer:  # the same answer in both
+        said = answer(rnd, m)
+        getattr(m, said)(m.deciding(s.on_roll))
+        quiet(said)
         return True
     r = rnd.random()
     if r < 0.03 and m.declined < 3:
@@ -142,10 +136,9 @@ def _board_step(rnd: random.Random, ctl, now: int) -> bool:  # noqa: ANN001
         _opening(ctl, now)
         return True
     if m.offer:
-        yes, no = ("take", "drop") if m.offer == DOUBLE else ("accept", "reject")
-        answer = yes if rnd.random() < (0.6 if m.offer == DOUBLE else 0.5) else no
-        assert act(ctl, answer, now)[0]
-        quiet(answer)
+        said = answer(rnd, m)
+        assert act(ctl, said, now)[0]
+        quiet(said)
         return True
     r = rnd.random()
     if r < 0.03 and m.declined < 3 and g.phase in (1, 2):  # ROLL, MOVE: on one's turn
