@@ -1,12 +1,16 @@
 """Games spread over worker processes, each with its own players (a MicroPython agent, gnubg),
 for bench/strength.py and its cube part: one place for the pool, its per-process players
-and their closing, so that a run over several processes repeats the one in this process."""
+and their closing, so that a run over several processes repeats the one in this process;
+and their progress shown on a terminal."""
 
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Closing(Protocol):
@@ -48,3 +52,18 @@ def spread(
     work = [(run, task) for task in tasks]
     with multiprocessing.Pool(jobs, _init, (make, args)) as pool:
         yield from pool.imap_unordered(_call, work, chunksize=chunksize)
+
+
+def shown(items: Iterable[T], label: str, n: int, unit: str = "") -> Iterator[T]:
+    """`items` as they come, counted on stderr as `label: k/n unit` when it is a terminal
+    (the line cleared at the end), so a long run says how far it is."""
+    k = 0
+    tty = sys.stderr.isatty()
+    for item in items:
+        k += 1
+        if tty:
+            sys.stderr.write("\r%s: %d/%d %s" % (label, k, n, unit))
+            sys.stderr.flush()
+        yield item
+    if tty:
+        sys.stderr.write("\r\033[K")

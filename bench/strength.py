@@ -26,7 +26,7 @@ sys.path.insert(0, BENCH)
 from board_agent import Agent, BoardPlayer, build  # noqa: E402
 from match import GameResult, Summary, play_game, summarise  # noqa: E402
 from players import GnubgPlayer, HeuristicPlayer, Player  # noqa: E402
-from spread import spread  # noqa: E402
+from spread import shown, spread  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build", "strength", "mpy")
 RESULTS = os.path.join(ROOT, "build", "strength.json")
@@ -170,15 +170,11 @@ def cubeless(
             start = time.perf_counter()
             results: list[GameResult] = []
             think = moves = 0
-            for result, us, k in play_pairing(name, n, seed, jobs, weights, path):
+            runs = play_pairing(name, n, seed, jobs, weights, path)
+            for result, us, k in shown(runs, "%s seed %d" % (name, seed), n, "games "):
                 results.append(result)
                 think += us
                 moves += k
-                if sys.stderr.isatty():
-                    sys.stderr.write("\r%s seed %d: %d/%d games " % (name, seed, len(results), n))
-                    sys.stderr.flush()
-            if sys.stderr.isatty():
-                sys.stderr.write("\r\033[K")
             took = time.perf_counter() - start
             points = in_pairs(results)
             s = summarise(points, paired=True)

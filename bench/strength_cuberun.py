@@ -4,13 +4,12 @@ games with the Jacoby rule, 7-point matches), then the board's cube decisions ju
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from match import standard_error
-from spread import spread
+from spread import shown, spread
 from strength_cube import BoardCubePlayer, CubeAgent, Decision, Outcome, match_game, money_game
 from strength_gnubg import Gnubg, GnubgCubePlayer
 from strength_judge import JUDGE_PLIES, errors, judge
@@ -81,14 +80,10 @@ def run_level(
         start = time.perf_counter()
         outs: list[Outcome] = []
         cube_us: list[int] = []
-        for out, us in play(kind, level, n, seed, jobs, weights, path):
+        runs = play(kind, level, n, seed, jobs, weights, path)
+        for out, us in shown(runs, "%s %s" % (level, kind), n):
             outs.append(out)
             cube_us += us
-            if sys.stderr.isatty():
-                sys.stderr.write("\r%s %s: %d/%d " % (level, kind, len(outs), n))
-                sys.stderr.flush()
-        if sys.stderr.isatty():
-            sys.stderr.write("\r\033[K")
         took = time.perf_counter() - start
         outs.sort(key=lambda o: o.number)
         values = [float(o.value) for o in outs]
