@@ -15,9 +15,10 @@ from gammon.dice import Dice, SeededBytes
 from gammon.opponent import shared
 from hw.storage import Store
 from model.game import DONE, MOVE, OPENING, OVER, ROLL
-from test_autoplay import FRAME, Watch
+from test_autoplay import Watch, run
 
 CUBE_EVENTS = ("double", "take", "drop", "resign", "accept", "reject")
+LIMIT = 200000  # ticks of a whole game (test_autoplay.run's default is a shorter one's)
 
 
 class Log:
@@ -51,19 +52,6 @@ def _setup(players, terms, seed, pace=60, level="strong"):
     return ctl, watch, log
 
 
-def _tick_until(ctl, watch, done, act_fn=None, now=1000, limit=200000):
-    for _ in range(limit):
-        if done(ctl):
-            return now
-        now += FRAME
-        watch.now = now
-        ctl.tick(now)
-        watch.frame(now)
-        if act_fn:
-            act_fn(ctl, now)
-    raise AssertionError("not done: phase %d" % ctl.game.phase)
-
-
 def _check_answers(log):
     """Every double is answered by the other side (take or drop), every resignation too."""
     evs = log.cube
@@ -80,7 +68,7 @@ def test_board_against_board_money_games_with_the_cube():
     for seed in (3, 9):  # short games (CPython runs the network's kernels slowly)
         ctl, watch, log = _setup(["board", "board"], (0, True, True), seed)
         g = ctl.game
-        _tick_until(ctl, watch, lambda c: c.game.phase == OVER)
+        run(ctl, watch, limit=LIMIT)
         watch.check()
         _check_answers(log)
         doubles += sum(1 for e in log.cube if e["event"] == "double")
@@ -101,7 +89,7 @@ def test_board_against_board_plays_a_whole_match():
     while True:
         crawford = g.match.crawford
         start = len(log.cube)
-        now = _tick_until(ctl, watch, lambda c: c.game.phase == OVER, now=now)
+        now = run(ctl, watch, now=now, limit=LIMIT)
         games += 1
         if crawford:  # no doubling in the Crawford game
             assert not [e for e in log.cube[start:] if e["event"] == "double"]
@@ -143,7 +131,7 @@ def test_the_board_answers_a_persons_double_and_resignation():
         elif g.phase in (OPENING, ROLL, DONE):
             ctl.press("ROLL", now)
 
-    _tick_until(ctl, watch, lambda c: c.game.phase == OVER, person)
+    run(ctl, watch, person, limit=LIMIT)
     watch.check()
     _check_answers(log)
     answers = [e["event"] for e in log.cube if e["event"] in ("take", "drop", "accept", "reject")]
@@ -192,10 +180,10 @@ def test_the_board_resigns_a_lost_race_once_and_plays_on_when_refused():
     home[0] = 2  # ... against the person's last two, on its 1 point
     g.setup(Position(lost, home), 1)  # the board to roll
     ctl.changed(1000)
-    now = _tick_until(ctl, watch, lambda c: bool(log.cube))
+    now = run(ctl, watch, limit=LIMIT, until=lambda c: bool(log.cube))
     assert log.cube[-1] == {"event": "resign", "by": 1, "value": 2}  # a sure gammon
     assert act(ctl, "reject", now)[0]
-    _tick_until(ctl, watch, lambda c: c.game.phase == OVER, person_rolls, now)
+    run(ctl, watch, person_rolls, now, LIMIT)
     watch.check()
     assert [e["event"] for e in log.cube] == ["resign", "reject"]  # not offered again
     assert g.winner == 0 and g.match.points == 2
