@@ -2,10 +2,10 @@
 # matches in both layouts, the light patterns asked for, refusals, and a power cut after
 # every single action of a match.
 import gc
-import os
 
 import fakes
 import match_script
+from cuts import resume_every_save
 from display.view import (
     ASK_ACCEPT,
     ASK_DROP,
@@ -19,7 +19,7 @@ from display.view import (
     target_of,
 )
 from fakes import SnapStore
-from hw.storage import GAME, SETTINGS
+from hw.storage import SETTINGS
 from model.game import DONE, MOVE, OVER, ROLL
 
 
@@ -203,24 +203,9 @@ def test_power_cut_after_every_action_of_a_match_resumes_alike():
     final = ctl.game.to_json()
     settings = fakes.get(ctl.store.root, SETTINGS)
     count = ctl.store.count
-    offers = 0
     fakes.done(ctl)
     ctl = rec = None
     assert count > 40
-    for k in range(count):
-        gc.collect()
-        snap = fakes.get(snaps, str(k))
-        root = fakes.tmpdir()
-        fakes.put(root, SETTINGS, settings)
-        fakes.put(root, GAME, snap)
-        ctl, rec = fakes.make(root, keep=0)
-        assert ctl.boot_error is None and ctl.game.to_json() == snap.decode(), k
-        offers += ctl.offer_waiting()
-        match_script.play_match(ctl, 10 * k)
-        rec.check()
-        assert ctl.game.to_json() == final, k
-        fakes.done(ctl)
-        ctl = rec = None
-        os.remove(snaps + "/" + str(k))
-    os.rmdir(snaps)
+    offers = resume_every_save(settings, snaps, count, final, lambda k: True,
+                               match_script.play_match, 0, lambda c: c.offer_waiting())
     assert offers >= 4  # the double, the redouble, two resignations (a double in game 3)

@@ -5,6 +5,7 @@ import gc
 import os
 
 import fakes
+from cuts import resume_every_save
 from fakes import SnapStore
 from gammon.position import Position
 from hw.storage import GAME, SETTINGS
@@ -30,32 +31,6 @@ def reference(layout, start=None):
     count = ctl.store.count
     fakes.done(ctl)
     return settings, snaps, count, final
-
-
-def resume(settings, snap):
-    """A board booted from the files a cut left."""
-    root = fakes.tmpdir()
-    fakes.put(root, SETTINGS, settings)
-    fakes.put(root, GAME, snap)
-    return fakes.make(root, keep=2)
-
-
-def resume_every_save(settings, snaps, count, final, play):
-    """A board booted from each save resumes it exactly; those saves k with play(k) are
-    played on, and end as the game that was not cut. Removes the snaps."""
-    for k in range(count):
-        gc.collect()
-        snap = fakes.get(snaps, str(k))
-        ctl, rec = resume(settings, snap)
-        assert ctl.boot_error is None and ctl.game.to_json() == snap.decode(), k
-        if play(k):
-            fakes.play_game(ctl, 10 * k)
-            rec.check()
-            assert ctl.game.to_json() == final, k
-        fakes.done(ctl)
-        ctl = rec = None
-        os.remove(snaps + "/" + str(k))
-    os.rmdir(snaps)
 
 
 def test_cut_after_every_save_resumes_and_finishes_alike():
