@@ -199,3 +199,34 @@ def person_rolls(ctl, now):
         fakes.play_step(ctl, now)
     elif g.phase in (ROLL, DONE):
         ctl.press("ROLL", now)
+
+
+def test_the_board_doubles_before_its_throw_when_a_person_passes_it_the_turn():
+    """A person's ROLL after a complete play passes the turn: with the cube on the board
+    then decides on the cube before it throws (it does not throw at once)."""
+    from gammon import Position
+
+    ctl, watch, log = _setup(["human", "board"], (0, True, True), 7, pace=40)
+    g = ctl.game
+    behind, ahead = [0] * 25, [0] * 25
+    for pt, n in ((7, 3), (8, 3), (9, 3), (10, 2), (11, 2), (12, 2)):
+        behind[pt - 1] = n  # the person, far behind in a race ...
+    for pt in (1, 2, 3):
+        ahead[pt - 1] = 5  # ... the board about to bear off: a double (Jacoby: no gammons)
+    g.setup(Position(behind, ahead), 0)
+    ctl.changed(1000)
+
+    def person(ctl, now):
+        if g.phase == MOVE and not ctl.view.rolling_until:
+            fakes.play_step(ctl, now)
+
+    ctl.press("ROLL", 1100)
+    now = run(ctl, watch, person, now=1100, limit=LIMIT, until=lambda c: g.phase == DONE)
+    rolls = watch.counts.get("roll", 0)
+    ok, out = ctl.roll(now + 10)  # the person passes the turn: the board is to roll
+    assert ok and out == {"dice": None, "player": 1, "board": True}, out
+    assert g.turn == 1 and g.phase == ROLL and watch.counts.get("roll", 0) == rolls
+    run(ctl, watch, now=now + 10, limit=LIMIT, until=lambda c: bool(log.cube))
+    assert log.cube[0] == {"event": "double", "by": 1, "cube": 2}  # before any throw
+    assert watch.counts.get("roll", 0) == rolls and g.phase == ROLL
+    fakes.done(ctl)
