@@ -199,6 +199,15 @@ GAME = fields(  # one game of history's "games"
     {"start": maybe(OBJECT), "moves": BOOL, "crawford": BOOL},
 )
 WON = {"by": PLAYER, "winner": PLAYER, "points": COUNT}  # a drop, an accepted resignation
+# The cube's replies and events are the same lines: an action's reply is its event.
+CUBE_LINES: dict[str, Check] = {
+    "double": fields({"by": PLAYER, "cube": ranged(2, 64)}),
+    "take": fields({"by": PLAYER, "cube": ranged(2, 64)}),
+    "drop": fields(WON),
+    "resign": fields({"by": PLAYER, "value": ranged(1, 3)}),
+    "accept": fields(WON),
+    "reject": fields({"by": PLAYER}),
+}
 REPLIES: dict[str, Check] = {
     "hello": fields(
         {
@@ -213,7 +222,7 @@ REPLIES: dict[str, Check] = {
     "state": STATE,
     "leds": fields({"frame": BASE64}, {"count": COUNT, "order": STR}),
     "press": fields({"button": STR}),
-    "roll": fields({"dice": maybe(DICE)}, {"player": PLAYER, "entering": BOOL, "board": BOOL}),
+    "roll": fields({"dice": maybe(DICE)}, {"player": PLAYER, "entering": BOOL}),
     "move": fields({"steps": TEXTS}),
     "undo": fields({}, {"step": maybe(STR), "settings": SETTINGS}),
     "new": fields({"game": COUNT}),
@@ -236,12 +245,7 @@ REPLIES: dict[str, Check] = {
     ),
     "hint": fields({"play": STR, "steps": TEXTS}),
     "config": fields({"settings": SETTINGS}),
-    "double": fields({"by": PLAYER, "cube": ranged(2, 64)}),
-    "take": fields({"by": PLAYER, "cube": ranged(2, 64)}),
-    "drop": fields(WON),
-    "resign": fields({"by": PLAYER, "value": ranged(1, 3)}),
-    "accept": fields(WON),
-    "reject": fields({"by": PLAYER}),
+    **CUBE_LINES,
 }
 ERROR = fields({"error": fields({"code": STR, "message": STR})})
 # Events are advisory: one that does not fit is dropped, never fatal (see Client._parse).
@@ -256,20 +260,14 @@ EVENTS: dict[str, Check] = {
     "error": fields({}, {"code": STR, "message": STR, "button": STR}),
     "over": fields({"winner": PLAYER, "result": ranged(1, 3)},
                    {"points": COUNT, "score": list_of(COUNT, 2), "match_over": BOOL}),
-    "double": fields({"by": PLAYER, "cube": ranged(2, 64)}),
-    "take": fields({"by": PLAYER, "cube": ranged(2, 64)}),
-    "drop": fields(WON),
-    "resign": fields({"by": PLAYER, "value": ranged(1, 3)}),
-    "accept": fields(WON),
-    "reject": fields({"by": PLAYER}),
+    **CUBE_LINES,
 }
 
 
 def _complete(cmd: str, reply: dict[str, Any]) -> str | None:
-    """What the table cannot say: a roll names its dice and player, unless dice are being
-    entered or the board is to throw its own after its cube decision."""
+    """What the table cannot say: a roll names its player unless dice are being entered."""
     if cmd == "roll" and not reply.get("entering"):
-        if "player" not in reply or (reply.get("dice") is None and not reply.get("board")):
+        if reply.get("dice") is None or "player" not in reply:
             return "a roll should name its dice and player, or say entering"
     return None
 
