@@ -74,11 +74,19 @@ class Controller:
         self.defer_save = False
 
     def long_press(self, name, now_ms, frame_first=False):
-        """A key held 800 ms: ROLL held during a person's play is HINT. Never raises."""
+        """A key held 800 ms: ROLL held during a person's play is HINT; MENU held in the
+        minimal layout is the cube page (a double or a resignation, also in cubeless money
+        play, where MENU alone opens the settings). Never raises."""
         self.defer_save = frame_first
         try:
             if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
                 self.start_hint(now_ms)
+            elif name == "MENU" and self.layout == "minimal" and self.menu_item == 0:
+                from control import cube_page  # its press opened the menu: closed again
+
+                self.emit({"event": "menu", "item": None})
+                self.open_menu(-1, now_ms)
+                cube_page.open_page(self, name, now_ms)
         except Exception as exc:
             fail(self, "internal", repr(exc), name, -1, now_ms)
         self.defer_save = False

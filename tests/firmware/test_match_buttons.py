@@ -209,3 +209,29 @@ def test_power_cut_after_every_action_of_a_match_resumes_alike():
     offers = resume_every_save(settings, snaps, count, final, lambda k: True,
                                match_script.play_match, 0, lambda c: c.offer_waiting())
     assert offers >= 4  # the double, the redouble, two resignations (a double in game 3)
+
+
+def test_five_buttons_resign_in_cubeless_money_play_with_menu_held():
+    """Cubeless money play has no cube page on MENU (the settings come first): MENU held
+    opens it, and a resignation is offered and accepted with SELECT."""
+    ctl, rec = money("minimal", cube=False)
+    g = ctl.game
+    v = ctl.view
+    me = g.turn
+    ctl.press("MENU", 30)  # the settings menu, as ever
+    assert ctl.menu_item == 0 and v.phase == MENU
+    ctl.long_press("MENU", 830)  # held: the menu closes, the offers' page opens
+    assert ctl.menu_item == -1 and v.ask == ASK_OFFER and v.ask_of == me
+    assert (v.shown_kind, v.shown_value) == (OFFER_RESIGN, 1)
+    ctl.press("RIGHT", 840)  # a gammon
+    ctl.press("SELECT", 850)
+    assert (v.ask, v.ask_of, v.offer, v.offer_value) == (ASK_ACCEPT, 1 - me, OFFER_RESIGN, 2)
+    ctl.press("SELECT", 860)  # accepted
+    assert g.phase == OVER and g.winner == 1 - me and g.result == 2
+    assert rec.of("over")[-1]["points"] == 2
+    ctl.press("MENU", 870)  # the game over: MENU held has nothing to offer, refused
+    ctl.long_press("MENU", 1670)
+    assert ctl.menu_item == -1 and v.ask == ASK_NONE
+    assert rec.of("error")[-1]["code"] == "wrong_phase"
+    rec.check()
+    fakes.done(ctl)
