@@ -216,6 +216,15 @@ def _persons_play(ctl, seed_turns=0):
             ctl.press("ROLL", now)
 
 
+def _persons_turn(seed, seed_turns):
+    """A board (its player loaded first, as the board does, while the heap is whole) at a
+    person's play past `seed_turns` turns: (ctl, rec, now)."""
+    gc.collect()
+    loader.opponent()
+    ctl, rec = fakes.make(seed=seed, keep=8)
+    return ctl, rec, _persons_play(ctl, seed_turns)
+
+
 def _hold_hint(ctl, now):
     """ROLL pressed during the play (refused: the red flash) and held: a HINT starts."""
     ctl.press("ROLL", now)
@@ -228,12 +237,9 @@ def test_held_hint_is_thought_out_in_slices_while_the_loop_goes_on():
     """A HINT held is thought out one slice a tick (the board's own player's slices), its
     thinking shown by the checkers that can move glowing (a selection is put back), and lit
     at the end: the same play the request gives at once, the same lights."""
-    gc.collect()
-    loader.opponent()  # loaded first, as the board does, while the heap is whole
-    ctl, rec = fakes.make(seed=3, keep=8)
+    ctl, rec, now = _persons_turn(3, 2)
     g = ctl.game
     v = ctl.view
-    now = _persons_play(ctl, 2)
     movable = 0
     for pt in g.turn_state.movable():
         movable |= 1 << target_of(g.turn, pt)
@@ -263,12 +269,9 @@ def test_presses_are_taken_while_a_hint_thinks():
     """A press while the HINT thinks is taken as ever and cancels the hint (never lit
     later); ROLL held again starts a new one, which lights; MENU and a step made by the
     protocol cancel it too."""
-    gc.collect()
-    loader.opponent()  # loaded first, as the board does, while the heap is whole
-    ctl, rec = fakes.make(seed=5, keep=8)
+    ctl, rec, now = _persons_turn(5, 1)
     g = ctl.game
     v = ctl.view
-    now = _persons_play(ctl, 1)
     now = _hold_hint(ctl, now)
     ctl.tick(now + 1)
     assert ctl.hinting is not None  # still thinking
@@ -306,11 +309,8 @@ def test_presses_are_taken_while_a_hint_thinks():
 def test_hint_that_fails_is_said_and_the_play_goes_on():
     """A slice that raises (a bug, no memory) ends the hint unlit with an error event; the
     person's play goes on."""
-    gc.collect()
-    loader.opponent()  # loaded first, as the board does, while the heap is whole
-    ctl, rec = fakes.make(seed=7, keep=8)
+    ctl, rec, now = _persons_turn(7, 1)
     g = ctl.game
-    now = _persons_play(ctl, 1)
     now = _hold_hint(ctl, now)
     h = ctl.hinting
 
