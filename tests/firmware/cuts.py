@@ -5,7 +5,25 @@ import gc
 import os
 
 import fakes
+from fakes import SnapStore
 from hw.storage import GAME, SETTINGS
+
+
+def reference(prepare, run=fakes.play_game, layout="full"):
+    """Plays the scripted game (or match) once with physical dice from the script, after
+    prepare(ctl), every save kept: (settings text, snaps folder, saves, final)."""
+    gc.collect()
+    snaps = fakes.tmpdir()
+    ctl, rec = fakes.make(layout=layout, store=SnapStore(fakes.tmpdir(), snaps), keep=0)
+    ctl.configure("physical_dice", True)
+    prepare(ctl)
+    run(ctl)
+    rec.check()
+    final = ctl.game.to_json()
+    settings = fakes.get(ctl.store.root, SETTINGS)
+    count = ctl.store.count
+    fakes.done(ctl)
+    return settings, snaps, count, final
 
 
 def resume(settings, snap, keep=2):

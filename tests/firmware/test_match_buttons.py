@@ -5,7 +5,7 @@ import gc
 
 import fakes
 import match_script
-from cuts import resume_every_save
+from cuts import reference, resume_every_save
 from display.view import (
     ASK_ACCEPT,
     ASK_DROP,
@@ -18,8 +18,6 @@ from display.view import (
     TARGET_DICE,
     target_of,
 )
-from fakes import SnapStore
-from hw.storage import SETTINGS
 from model.game import DONE, MOVE, OVER, ROLL
 
 
@@ -193,18 +191,8 @@ def test_power_cut_after_every_action_of_a_match_resumes_alike():
     """Every save of a whole match (dice entered from a script that depends on the record
     only) resumes exactly, an offer waiting included, and played on from there ends as the
     match that was not cut."""
-    gc.collect()
-    snaps = fakes.tmpdir()
-    ctl, rec = fakes.make(store=SnapStore(fakes.tmpdir(), snaps), keep=0)
-    ctl.configure("physical_dice", True)
-    match_script.set_match(ctl, 3, 10)
-    match_script.play_match(ctl)
-    rec.check()
-    final = ctl.game.to_json()
-    settings = fakes.get(ctl.store.root, SETTINGS)
-    count = ctl.store.count
-    fakes.done(ctl)
-    ctl = rec = None
+    settings, snaps, count, final = reference(lambda c: match_script.set_match(c, 3, 10),
+                                              match_script.play_match)
     assert count > 40
     offers = resume_every_save(settings, snaps, count, final, lambda k: True,
                                match_script.play_match, 0, lambda c: c.offer_waiting())

@@ -4,9 +4,9 @@
 import gc
 import os
 
+import cuts
 import fakes
 from cuts import resume_every_save
-from fakes import SnapStore
 from gammon.position import Position
 from hw.storage import GAME, SETTINGS
 from model.game import OVER
@@ -16,21 +16,15 @@ LATE = "3HljAAi4ezYAAg"
 
 
 def reference(layout, start=None):
-    """Plays the scripted game once; returns (settings text, snaps folder, saves, final)."""
-    gc.collect()
-    snaps = fakes.tmpdir()
-    ctl, rec = fakes.make(layout=layout, store=SnapStore(fakes.tmpdir(), snaps), keep=0)
-    ctl.configure("physical_dice", True)
-    if start:
-        ctl.game.setup(Position.from_id(start), 0)
-        ctl.changed(0)
-    fakes.play_game(ctl)
-    rec.check()
-    final = ctl.game.to_json()
-    settings = fakes.get(ctl.store.root, SETTINGS)
-    count = ctl.store.count
-    fakes.done(ctl)
-    return settings, snaps, count, final
+    """Plays the scripted game once (from `start` if given); returns (settings text, snaps
+    folder, saves, final)."""
+
+    def prepare(ctl):
+        if start:
+            ctl.game.setup(Position.from_id(start), 0)
+            ctl.changed(0)
+
+    return cuts.reference(prepare, fakes.play_game, layout)
 
 
 def test_cut_after_every_save_resumes_and_finishes_alike():
