@@ -6,16 +6,6 @@
 # menu dimming changes; two entries (the pulsing glow and selection) change every frame.
 
 from kernels.compat import const
-from kernels.frame import (  # noqa: F401 (the renderer takes them from here)
-    GEO,
-    channel_sum,
-    copy,
-    dim,
-    expand,
-    fill,
-    stacks,
-    uses,
-)
 
 from display.glyphs import LAYER_SCALE
 

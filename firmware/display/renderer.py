@@ -26,6 +26,7 @@
 # strip.buf and written, only when the entries or the colours differ from the last frame.
 from hw.ticks import TICKS_MAX, ticks_diff
 from kernels.compat import const
+from kernels.frame import GEO, channel_sum, copy, dim, expand, fill, stacks, uses
 
 from display import cube_leds, dice_leds, marks, power
 from display.glyphs import (  # noqa: F401 (segment_pixels, target_segment: tests, host)
@@ -45,15 +46,7 @@ from display.palette import (
     E_GLOW,
     E_MENU,
     E_SEL,
-    GEO,
     Colours,
-    channel_sum,
-    copy,
-    dim,
-    expand,
-    fill,
-    stacks,
-    uses,
 )
 from display.snapshot import Snapshot
 from display.view import MENU, TARGET_BAR, TARGET_DICE, TARGET_OFF
