@@ -89,26 +89,21 @@ class PacedApp(App):
 
     pace = None  # set by sim_main once built
 
-    def press(self, name, now_ms):
+    def _paced(self, step, *args):
         self.pace.begin()
         try:
-            return App.press(self, name, now_ms)
+            return step(self, *args)
         finally:
             self.pace.end()
+
+    def press(self, name, now_ms):
+        return self._paced(App.press, name, now_ms)
 
     def long_press(self, name, now_ms):
-        self.pace.begin()
-        try:
-            return App.long_press(self, name, now_ms)
-        finally:
-            self.pace.end()
+        return self._paced(App.long_press, name, now_ms)
 
     def frame(self, now_ms):
-        self.pace.begin()
-        try:
-            return App.frame(self, now_ms)
-        finally:
-            self.pace.end()
+        return self._paced(App.frame, now_ms)
 
 
 class TimedStrip(FakeStrip):
