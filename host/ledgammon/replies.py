@@ -222,7 +222,7 @@ REPLIES: dict[str, Check] = {
     "state": STATE,
     "leds": fields({"frame": BASE64}, {"count": COUNT, "order": STR}),
     "press": fields({"button": STR}),
-    "roll": fields({"dice": maybe(DICE)}, {"player": PLAYER, "entering": BOOL}),
+    "roll": fields({"dice": maybe(DICE)}, {"player": PLAYER, "entering": BOOL, "board": BOOL}),
     "move": fields({"steps": TEXTS}),
     "undo": fields({}, {"step": maybe(STR), "settings": SETTINGS}),
     "new": fields({"game": COUNT}),
@@ -265,9 +265,10 @@ EVENTS: dict[str, Check] = {
 
 
 def _complete(cmd: str, reply: dict[str, Any]) -> str | None:
-    """What the table cannot say: a roll names its player unless dice are being entered."""
+    """What the table cannot say: a roll names its dice and player, unless dice are being
+    entered or the board is to throw its own after its cube decision."""
     if cmd == "roll" and not reply.get("entering"):
-        if reply.get("dice") is None or "player" not in reply:
+        if "player" not in reply or (reply.get("dice") is None and not reply.get("board")):
             return "a roll should name its dice and player, or say entering"
     return None
 
