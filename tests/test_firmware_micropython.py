@@ -92,7 +92,9 @@ HEAP = {
     "test_renderer": "96K",
     "test_renderer_cube": "80K",  # passes in 72K
     "test_selftest": "64K",
-    "test_storage": "112K",  # 96K fails since the match's hooks (a 4 KB block)
+    # 96K failed since the match's hooks, 112K since the save in pieces and the cube code
+    # (its 4 KB write buffer does not fit; measured 2026-12-01)
+    "test_storage": "128K",
 }
 DEFAULT_HEAP = "64K"  # a new module must fit the board's budget or say why not here
 _GAME_LOGIC = ("gammon.position", "gammon.turn", "gammon.dice", "display.view", "model.settings",

@@ -34,12 +34,16 @@ def test_the_weights_read_at_start_up_load_the_player_in_a_cut_up_heap():
     plainly (`no_player`, view.error 2) and the sides stay people's."""
     from control import loader
 
+    loader.unload()  # an opponent another test module made (its own weights) goes first
     gc.collect()
     assert loader.reserve(), loader.weights_path()  # the weights, once: kept for later loads
     blocks = loader._weights
     ctl, rec = fakes.make(seed=31, keep=8)
     if MICROPY:
-        from control import autoplay  # noqa: F401 (the code in first: the heap's cut-up next)
+        # the player's code in first (what this test is about is its weights): the heap's
+        # cut-up next
+        from control import autoplay, sides  # noqa: F401
+        from gammon import opponent  # noqa: F401
         from kernels import net  # noqa: F401
 
         chain = _cut_up(1536)
