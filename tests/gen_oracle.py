@@ -43,7 +43,8 @@ def _init():
         return
     _OUT = tempfile.TemporaryFile()
     _EVAL = gnubg.evalcontext(0, 0, 1, 0, 0.0)
-    _CUBE = gnubg.cubeinfo()
+    # money play, centred cube, spelt out: cubeinfo() copies any match another test loaded
+    _CUBE = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
     for cmd in (
         "set threads 1",  # hint and friends hang without it
         "set display off",

@@ -25,6 +25,11 @@ _PROPER = re.compile(r"Proper cube action:\s*(.+?)(?:\s+\(|$)", re.M)
 EVAL0 = None
 
 
+def money_cube():
+    """Money play, centred cube, spelt out: gnubg.cubeinfo() copies any match loaded."""
+    return gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
+
+
 def command(cmd):
     """Runs a gnubg command; returns what it printed (gnubg writes to descriptor 1)."""
     return gnubg_capture.command(_OUT, cmd)
@@ -46,7 +51,7 @@ def init(plies=0):
 
 def probabilities(pid):
     """gnubg's 0-ply cubeless (win, wg, wbg, lg, lbg) for the player on roll of `pid`."""
-    return tuple(gnubg.evaluate(gnubg.positionfromid(pid), gnubg.cubeinfo(), EVAL0)[:5])
+    return tuple(gnubg.evaluate(gnubg.positionfromid(pid), money_cube(), EVAL0)[:5])
 
 
 def analyse(pid, cube=1, owner=-1, length=0, score=(0, 0), crawford=False, jacoby=True):
@@ -99,7 +104,7 @@ def positions(n, seed, noise=0.08):
                     score = 9.0
                 else:
                     b = gnubg.positionfromid(after.swap().position_id())
-                    score = -gnubg.evaluate(b, gnubg.cubeinfo(), EVAL0)[5]
+                    score = -gnubg.evaluate(b, money_cube(), EVAL0)[5]
                 score += rng.gauss(0, noise)
                 if best is None or score > best[0]:
                     best = (score, after)
