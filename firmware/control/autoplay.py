@@ -43,15 +43,6 @@ def cube_advice(ctl):
     return advice(ctl)
 
 
-def _offered_to(g):
-    """The player who must answer the offer on the table (a double, a resignation), or -1."""
-    mp = g.mp
-    if mp is None:
-        return -1
-    m = mp.match
-    return 1 - m.offer_by if m.offer else -1
-
-
 def _key(g, level):
     """What a plan is for: the game, its turn, the steps made when it was made, the level."""
     return (g.game_number, len(g.codes), len(g.turn_state.steps) if g.turn_state else -1, level)
@@ -75,7 +66,7 @@ class Bot:
         """For `state`: None (not the board's to act), "roll", "think", "move" or "cube"
         (answering an offer made to one of its sides)."""
         g = ctl.game
-        who = _offered_to(g)
+        who = ctl.offered_to()
         if who >= 0:
             return "cube" if ctl.by_board(who) else None
         if not ctl.busy():
@@ -88,7 +79,7 @@ class Bot:
     def tick(self, ctl, now):
         if ctl.menu_item >= 0:
             return
-        who = _offered_to(ctl.game)
+        who = ctl.offered_to()
         if who >= 0 and not ctl.by_board(who):
             return  # a person answers the offer on the table
         if who < 0 and not ctl.busy():

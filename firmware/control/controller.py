@@ -161,8 +161,9 @@ class Controller:
         """The board is to act (throw, play, or pass between its own sides): a person's
         presses other than MENU are refused."""
         g = self.game
-        if self.offer_waiting():  # the answer is the other side's
-            return self.by_board(1 - g.mp.match.offer_by)
+        who = self.offered_to()
+        if who >= 0:  # the answer is the other side's
+            return self.by_board(who)
         if g.phase == OPENING or g.phase == DONE:  # both sides the board's: it goes on alone
             return self.by_board(0) and self.by_board(1)
         return g.phase != OVER and self.by_board(g.turn)
@@ -216,10 +217,17 @@ class Controller:
         self.refresh(now_ms)
 
     # The cube (cube_page.py, loaded when the cube is touched)
+    def offered_to(self):
+        """The player who must answer the double or resignation waiting, or -1."""
+        g = self.game
+        mp = g.mp
+        if mp is None or g.phase == OVER or not mp.match.offer:
+            return -1
+        return 1 - mp.match.offer_by
+
     def offer_waiting(self):
         """Whether a double or a resignation waits for its answer."""
-        mp = self.game.mp
-        return mp is not None and self.game.phase != OVER and mp.match.offer != 0
+        return self.offered_to() >= 0
 
     def asking(self):
         """(view.ASK_*, of whom, kind shown, value shown): what is being asked now."""

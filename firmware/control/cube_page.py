@@ -16,7 +16,7 @@ from display.view import (
     point_of,
     target_of_button,
 )
-from model.game import DONE, MOVE, OVER, ROLL
+from model.game import DONE, MOVE, ROLL
 
 from control.refusal import fail
 
@@ -49,12 +49,9 @@ class Page:
         return (k, v) if k == OFFER_DOUBLE else (0, 0)
 
 
-def waiting(g):
+def waiting(ctl):
     """The game's Match when an offer waits for its answer, else None."""
-    mp = g.mp
-    if mp is None or g.phase == OVER or not mp.match.offer:
-        return None
-    return mp.match
+    return ctl.game.mp.match if ctl.offer_waiting() else None
 
 
 def options(ctl):
@@ -83,8 +80,7 @@ def options(ctl):
 
 def asking(ctl):
     """(view.ASK_*, of whom, kind shown, value shown) for the view and the state reply."""
-    g = ctl.game
-    m = waiting(g)
+    m = waiting(ctl)
     p = ctl.page
     if m is not None:
         who = 1 - m.offer_by
@@ -107,7 +103,7 @@ def open_page(ctl, name, now):
 
 def press(ctl, name, now):
     """A press while an offer waits or the page is open, or DOUBLE (buttons.press)."""
-    m = waiting(ctl.game)
+    m = waiting(ctl)
     if m is not None:
         return _answer(ctl, m, name, now)
     p = ctl.page
