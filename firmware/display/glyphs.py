@@ -46,21 +46,6 @@ def layer_base(count_layers):
     return count_layers * (count_layers - 1) >> 1
 
 
-def checker_levels(count, n):
-    """Level (checkers it stands for) of each of the `n` LEDs, base to tip, for `count`.
-
-    A pure helper for the tests and host views (allocates); the renderer does the same
-    sums in place.
-    """
-    out = []
-    for i in range(n):
-        k = 0
-        if count > i:
-            k = (count - i + n - 1) // n
-        out.append(min(k, layers(n)))
-    return out
-
-
 def slot_names():
     """Segment names in slot order (points, bars, trays, dice, turn indicators, the cube's
     rows)."""
