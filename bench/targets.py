@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 
+from ledgammon.deploy import MPY_OPTIONS
+
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
 BIN = os.path.dirname(sys.executable)
@@ -49,16 +51,19 @@ def deploy_tree(dest: str) -> None:
                 ):
                     continue
                 src = os.path.join(folder, name)
-                out = os.path.join(dest, os.path.relpath(src, top))[:-3] + ".mpy"
-                _mpy_cross(src, out)
+                rel = os.path.relpath(src, top)
+                _mpy_cross(src, os.path.join(dest, rel)[:-3] + ".mpy", rel)
     weights = os.path.join(ROOT, "firmware", "weights.bin")
     shutil.copyfile(weights, os.path.join(dest, "weights.bin"))
-    _mpy_cross(os.path.join(BENCH, "board_bench.py"), os.path.join(dest, "board_bench.mpy"))
+    bench = os.path.join(BENCH, "board_bench.py")
+    _mpy_cross(bench, os.path.join(dest, "board_bench.mpy"), "board_bench.py")
 
 
-def _mpy_cross(src: str, out: str) -> None:
+def _mpy_cross(src: str, out: str, rel: str) -> None:
+    """As ledgammon.deploy compiles it (its options, `rel` the name in tracebacks)."""
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    subprocess.run([MPY_CROSS, "-march=host", "-o", out, src], check=True, cwd=ROOT)
+    cmd = [MPY_CROSS, "-march=host", *MPY_OPTIONS, "-s", rel, "-o", out, src]
+    subprocess.run(cmd, check=True, cwd=ROOT)
 
 
 def board_bench(tree: str, heap_kb: int, *args: str, timeout: float = 900) -> tuple[int, str]:
