@@ -12,12 +12,14 @@
 #   advice(net, position, match, player) -> dict for HINT: the strong level's choice
 #       ("action"), the equities behind it and their units ("equity": money, per cube unit,
 #       or "mwc": match winning chance), both in thousandths
-# The easy level keeps issue 13's plain rule for doubles and takes, from the chance of winning
-# alone: it doubles between 68% and 82% (when the cube is its to turn and not dead), takes
-# at 25% or more; its resignations are the strong level's.
+# The strong level's money doubles and takes are gammon/cube_money.py's (Keith's count in a
+# race, margins fitted to gnubg with contact), its match decisions gammon/cube.py's. The easy
+# level keeps issue 13's plain rule for doubles and takes, from the chance of winning alone:
+# it doubles between 68% and 82% (when the cube is its to turn and not dead), takes at 25% or
+# more; its resignations are the strong level's.
 from kernels.compat import const
 
-from gammon import cube
+from gammon import cube, cube_money
 from gammon.match import DOUBLE, RESIGN
 
 _EASY_LOW = const(2785)  # 68%: the easy level doubles from here ...
@@ -26,19 +28,34 @@ _EASY_TAKE = const(1024)  # and takes at 25% or more
 
 
 def _view(net, position, match, player):
-    """(p, terms, x, race) of the player on roll; in a race p is made sure (cube.sure)."""
+    """(p, terms, x, race, board) of the player on roll; in a race p is made sure
+    (cube.sure)."""
     b = position.key()
     net.equity(b, 0)
     p = net.probabilities()
     race = not cube.contact(b)
     if race:
         p = cube.sure(p, b)
-    return p, cube.terms(match, player), cube.efficiency(b), race
+    return p, cube.terms(match, player), cube.efficiency(b), race, b
+
+
+def _doubles(p, t, x, b):
+    """The strong level's double: cube_money's in money play, cube.py's in a match."""
+    if t.length:
+        return cube.action(p, t, x) == cube.DOUBLE
+    return cube_money.doubles(p, t, x, b)
+
+
+def _takes(p, t, x, b):
+    """The strong level's take (p, t and x the doubler's): as _doubles."""
+    if t.length:
+        return cube.takes(p, t, x)
+    return cube_money.takes(p, t, x, b)
 
 
 def decide(net, position, match, player, level="strong"):
     """None (throw), "double", or ("resign", value) for `player` on roll before its throw."""
-    p, t, x, race = _view(net, position, match, player)
+    p, t, x, race, b = _view(net, position, match, player)
     value = cube.resign_value(p, t, race)
     if value and value > match.declined:
         return ("resign", value)
@@ -46,32 +63,38 @@ def decide(net, position, match, player, level="strong"):
         return None
     if level == "easy":
         return "double" if _EASY_LOW <= p[0] <= _EASY_HIGH else None
-    return "double" if cube.action(p, t, x) == cube.DOUBLE else None
+    return "double" if _doubles(p, t, x, b) else None
 
 
 def answer(net, position, match, player, level="strong"):
     """The answer to the offer made by `player` (on roll): "take" or "drop" to a double,
     "accept" or "reject" to a resignation."""
-    p, t, x, race = _view(net, position, match, player)
+    p, t, x, race, b = _view(net, position, match, player)
     if match.offer == RESIGN:
         return "accept" if cube.accepts(p, t, x, match.offer_value) else "reject"
     if level == "easy":
         return "take" if cube.P - p[0] >= _EASY_TAKE else "drop"
     # the doubler's terms before its cube is turned, as cube.takes wants them
-    return "take" if cube.takes(p, t, x) else "drop"
+    return "take" if _takes(p, t, x, b) else "drop"
 
 
 def advice(net, position, match, player):
     """HINT on a cube decision of either side: see the module's comment."""
-    p, t, x, race = _view(net, position, match, player)
+    p, t, x, race, b = _view(net, position, match, player)
     nd, dt, dp = cube.equities(p, t, x)
     offer = match.offer
     if offer == RESIGN:
         action = "accept" if cube.accepts(p, t, x, match.offer_value) else "reject"
     elif offer == DOUBLE:
-        action = "take" if dt < dp else "drop"
+        action = "take" if _takes(p, t, x, b) else "drop"
     else:
-        act = cube.action(p, t, x) if match.may_double(player) else cube.NO_DOUBLE
+        act = cube.NO_DOUBLE
+        if match.may_double(player):
+            act = cube.action(p, t, x)  # (too good stays too good)
+            if _doubles(p, t, x, b):
+                act = cube.DOUBLE
+            elif act == cube.DOUBLE:
+                act = cube.NO_DOUBLE
         action = ("no double", "double", "too good")[act]
     if t.length:
         one = cube.M
