@@ -13,7 +13,7 @@
 # from where it is, no copy).
 from kernels.compat import const
 
-from link.lines import encode, short_text
+from link.jsonout import encode, short_text
 
 SIZE = const(2048)
 SLOTS = const(32)

@@ -10,7 +10,8 @@ import json
 from kernels.compat import const
 from kernels.textcheck import bad_at
 
-from link.lines import MAX_LINE, LineReader, guess_id, write_json
+from link.jsonout import write_json
+from link.lines import MAX_LINE, LineReader, guess_id
 from link.requests import BadRequest, config, cube, is_int, merge, outcome
 
 PROTOCOL = const(1)
@@ -240,7 +241,7 @@ class Protocol:
         return merge(outcome(self.ctl.show_hint(now_ms)))
 
     def _history(self, req, now_ms):
-        # the turns and games as generators: written a piece at a time (link/lines.py)
+        # the turns and games as generators: written a piece at a time (link/jsonout.py)
         return merge(self.ctl.history_dict(False))
 
     def _selftest(self, req, now_ms):

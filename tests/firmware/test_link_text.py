@@ -1,10 +1,11 @@
-# The serial link's text and framing rules (link/lines.py, link/protocol.py,
+# The serial link's text and framing rules (link/lines.py, link/jsonout.py, link/protocol.py,
 # native/kernels/textcheck.py): the escape to the REPL, invalid UTF-8 and control
 # characters, the line limit with CRLF, and the validity of every line written.
 # A Protocol with no controller behind it (`hello` needs none): small enough for the
 # board's heap. Runs under CPython (pytest) and MicroPython (tests/mprun.py).
 from bad_utf8 import BAD_UTF8
-from link.lines import MAX_LINE, write_json
+from link.jsonout import write_json
+from link.lines import MAX_LINE
 from link.outbox import Outbox
 from link.protocol import Protocol
 from wire import INFO, Wire

@@ -5,7 +5,7 @@
 import json
 
 from kernels.textcheck import bad_at
-from link.lines import encode
+from link.jsonout import encode
 from link.outbox import PIECE, Outbox
 
 try:

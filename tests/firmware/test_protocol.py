@@ -1,8 +1,9 @@
-# protocol.py and lines.py: one reply per request line, events apart, bad input harmless.
+# protocol.py, lines.py, jsonout.py: one reply per request line, events apart, bad input harmless.
 # Runs under CPython (pytest) and MicroPython (tests/mprun.py); no sleeping: time is passed in.
 
 import fakes
-from link.lines import MAX_LINE, LineReader, guess_id, write_json
+from link.jsonout import write_json
+from link.lines import MAX_LINE, LineReader, guess_id
 from link.protocol import BUTTONS, PROTOCOL, Protocol
 from wire import INFO, Wire
 from wire import ask as _ask
