@@ -10,14 +10,19 @@
 # clock advanced a frame (20 ms) at a time, so every run is the same game.
 #   heap N     N complete games with no error event: prints "ok ..." and exits 0, else 1
 #              (bench/run.py looks for the smallest heap where this passes)
-#   figures N  N games three times over: the most a press (with the frame that shows it)
-#              and a frame of the board's turn allocate (collector off), the longest step of
-#              each task (press, frame, request; each step's fastest of the three runs, the
-#              file system's own time taken out and reported apart), strip writes a second
-#              while idle, during a person's move and during the board's; one JSON line.
+#   figures N  N games, each once for the allocations and three times for the times: the
+#              most a press (with the frame that shows it) and a frame of the board's turn
+#              allocate (collector off), the longest step of each task (press, frame,
+#              request; each step's fastest of the three runs, the file system's own time
+#              taken out and reported apart), strip writes a second while idle, during a
+#              person's move and during the board's; one JSON line. Its records take ~5
+#              bytes a step, one game's at a time, so it runs in a board-sized heap (a
+#              few KB over the heap mode's smallest), where the collector's pauses are the
+#              board's own: run it there, not in megabytes, for loop_hold_*.
 import gc
 import json
 import sys
+from array import array
 
 from app import build
 from display.view import button_of_target, target_of
@@ -237,16 +242,30 @@ class Rig:
 
 
 class Steps:
-    """Times (and allocations) of each step, in order, so repeated runs can be compared."""
+    """Each step's time (and allocation) as the game goes, kept compactly so that the figures
+    run fits a board-sized heap: a collection there costs what it costs on the board (its
+    mark and sweep grow with the heap and what it holds; in an 8 MB heap with every step's
+    record in lists one took 0.5-1.2 ms here, against ~0.25 ms in 224 KB).
 
-    def __init__(self, alloc):
+    The allocation run (`alloc`: a collection before each step, the collector off during
+    it) keeps only the largest press and board frame as it goes. A timing run keeps, in
+    preallocated arrays of `size` steps, each step's kind and the fastest time seen over
+    the runs of the same game (`into`: the Steps of its first run, whose kinds the later
+    runs must repeat); times are in us, clamped to 65535."""
+
+    def __init__(self, alloc, size=0, into=None):
         self.alloc = alloc
-        # "p" press, "h" HINT (ROLL held), "f" person's frame, "b" board's frame, "r" request,
-        # "w" a piece written by the serial task
-        self.kinds = []
-        self.us = []
-        self.fs_us = []
-        self.bytes = []
+        self.n = 0
+        self.into = into
+        if into is None and not alloc:
+            # "p" press, "h" HINT (ROLL held), "f" person's frame, "b" board's frame,
+            # "r" request, "w" a piece written by the serial task
+            self.kinds = bytearray(size)
+            self.us = array("H", bytearray(2 * size))
+            self.fs_us = array("H", bytearray(2 * size))
+        self.press_bytes = self.frame_bytes = self.hint_bytes = self.button_bytes = 0
+        self._press = -1  # bytes of a press not yet followed by its frame, -1 none
+        self._hint = False
 
     def run(self, kind, func, *args):
         fs = self.rig.fs
@@ -258,13 +277,56 @@ class Steps:
         t0 = ticks_us()
         func(*args)
         us = ticks_diff(ticks_us(), t0)
-        if self.alloc:
-            self.bytes.append(mem_alloc() - m0)
-            gc.enable()
         io = fs.us - f0
-        self.kinds.append(kind)
-        self.us.append(us - io)
-        self.fs_us.append(io)
+        if self.alloc:
+            self._bytes(kind, mem_alloc() - m0)
+            gc.enable()
+            self.n += 1
+            return
+        us -= io
+        keep = self if self.into is None else self.into
+        i = self.n
+        self.n += 1
+        if i >= len(keep.kinds):
+            raise RuntimeError("more steps than the allocation run made")
+        us = us if us < 65535 else 65535
+        io = io if io < 65535 else 65535
+        k = ord(kind)
+        if keep is self:
+            self.kinds[i] = k
+            self.us[i] = us
+            self.fs_us[i] = io
+            return
+        if keep.kinds[i] != k:
+            raise RuntimeError("the runs of a game differ at step %d" % i)
+        if us < keep.us[i]:
+            keep.us[i] = us
+        if io < keep.fs_us[i]:
+            keep.fs_us[i] = io
+
+    def _bytes(self, kind, b):
+        """The press (with its events written and the frame that shows it) and the board's
+        frame that allocate most."""
+        if kind == "w" and self._press >= 0:
+            self._press += b
+            return
+        if self._press >= 0:  # the press is over: its frame, or no frame
+            total = self._press + (b if kind in "fb" else 0)
+            self.press_bytes = max(self.press_bytes, total)
+            if self._hint:
+                self.hint_bytes = max(self.hint_bytes, total)
+            else:
+                self.button_bytes = max(self.button_bytes, total)
+            self._press = -1  # (a board's frame after a press counts as a frame too)
+        if kind in "ph":
+            self._press = b
+            self._hint = kind == "h"
+        elif kind == "b":
+            self.frame_bytes = max(self.frame_bytes, b)
+
+    def end(self):
+        """The last press, when the game ended with it."""
+        self._bytes(".", 0)
 
 
 def play_game(rig, steps=None, frames_max=200000):
@@ -398,56 +460,47 @@ def _strip_rates():
 
 
 def figures(games):
-    runs = []
-    alloc = None
-    for r in range(REPEATS + 1):
-        steps_of_run = []
-        for n in range(games):
+    """Each game played REPEATS + 1 times over, one game at a time (only one game's records
+    are kept: a board-sized heap holds them): first for the allocations, then for the
+    times, each step's fastest of the runs."""
+    hold = {"p": 0, "h": 0, "f": 0, "b": 0, "r": 0, "w": 0}
+    save = steps_total = hints = 0
+    press_bytes = frame_bytes = hint_bytes = button_bytes = 0
+    for n in range(games):
+        first = None
+        size = 0
+        for r in range(REPEATS + 1):
+            gc.collect()
+            if r == 0:
+                steps = Steps(True)
+            elif first is None:  # its arrays first, while the heap is whole
+                steps = first = Steps(False, size)
+            else:
+                steps = Steps(False, into=first)
             rig = Rig(n + 1, '["human","board"]', FAST_PACE)
-            steps = Steps(r == 0)
             try:
                 if not play_game(rig, steps):
                     raise RuntimeError("game %d did not end" % (n + 1))
             finally:
                 rig.close()
-            steps_of_run.append(steps)
-        if r == 0:
-            alloc = steps_of_run  # the allocation run (collections before each step)
-        else:
-            runs.append(steps_of_run)
-    hints = sum(s.rig.hints for s in runs[0])
-    press_bytes = frame_bytes = hint_bytes = button_bytes = 0
-    for steps in alloc:
-        kinds = steps.kinds
-        for i in range(len(kinds)):
-            b = steps.bytes[i]
-            if kinds[i] in "ph":
-                # the press, its events written and the frame that shows it
-                j = i + 1
-                while j < len(kinds) and kinds[j] == "w":
-                    b += steps.bytes[j]
-                    j += 1
-                if j < len(kinds) and kinds[j] in "fb":
-                    b += steps.bytes[j]
-                press_bytes = max(press_bytes, b)
-                if kinds[i] == "h":
-                    hint_bytes = max(hint_bytes, b)
-                else:
-                    button_bytes = max(button_bytes, b)
-            elif kinds[i] == "b":
-                frame_bytes = max(frame_bytes, b)
-    hold = {"p": 0, "h": 0, "f": 0, "b": 0, "r": 0, "w": 0}
-    save = 0
-    for g in range(games):
-        base = runs[0][g]
-        for i in range(len(base.kinds)):
-            fastest = min(run[g].us[i] for run in runs)
-            kind = base.kinds[i]
-            hold[kind] = max(hold[kind], fastest)
-            save = max(save, min(run[g].fs_us[i] for run in runs))
-        for run in runs:
-            if run[g].kinds != base.kinds:
-                raise RuntimeError("the runs of game %d differ" % (g + 1))
+            if r == 0:
+                steps.end()
+                size = steps.n
+                press_bytes = max(press_bytes, steps.press_bytes)
+                frame_bytes = max(frame_bytes, steps.frame_bytes)
+                hint_bytes = max(hint_bytes, steps.hint_bytes)
+                button_bytes = max(button_bytes, steps.button_bytes)
+            elif steps.n != size:
+                raise RuntimeError("the runs of game %d differ in length" % (n + 1))
+            if r == 1:
+                hints += rig.hints
+            del rig, steps
+        steps_total += size
+        for i in range(size):
+            kind = chr(first.kinds[i])
+            hold[kind] = max(hold[kind], first.us[i])
+            save = max(save, first.fs_us[i])
+        first = None
     out = {
         "alloc_max_press_bytes": press_bytes,
         "alloc_max_board_frame_bytes": frame_bytes,
@@ -462,7 +515,7 @@ def figures(games):
         "loop_hold_writer_max_us": hold["w"],
         "save_write_max_us": save,
         "board_bench_games": games,
-        "board_bench_steps": sum(len(s.kinds) for s in runs[0]),
+        "board_bench_steps": steps_total,
         "board_bench_hints": hints,
     }
     out.update(_strip_rates())
