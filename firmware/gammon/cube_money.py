@@ -18,8 +18,8 @@ from gammon import cube
 
 # Fitted on noisy gnubg self-play and on the board's own money games against gnubg 0-ply (the
 # tuning seeds of docs/opponent.md, never the reported ones), in P (4096 = one point a cube):
-_MARGIN_DOUBLE = const(500)  # contact: a double must gain 0.12 a cube on the network's figures
-_MARGIN_CRASHED = const(2458)  # crashed: a double or a take must gain 0.6 (in effect, never)
+MARGIN_DOUBLE = const(500)  # contact: a double must gain 0.12 a cube on the network's figures
+MARGIN_CRASHED = const(2458)  # crashed: a double or a take must gain 0.6 (in effect, never)
 
 
 def _count(board, s):
@@ -82,7 +82,7 @@ def doubles(p, t, x, board):
     nd, dt, dp = cube.equities(p, t, x)
     if nd > dp:  # a cash: nothing to gain by playing on
         return True
-    return min(dt, dp) - nd >= (_MARGIN_CRASHED if crashed(board) else _MARGIN_DOUBLE)
+    return min(dt, dp) - nd >= (MARGIN_CRASHED if crashed(board) else MARGIN_DOUBLE)
 
 
 def takes(p, t, x, board):
@@ -91,4 +91,4 @@ def takes(p, t, x, board):
     if not cube.contact(board):
         return keith(board, t.owner == 0)[1]
     nd, dt, dp = cube.equities(p, t, x)
-    return dp - dt >= (_MARGIN_CRASHED if crashed(board) else 0)
+    return dp - dt >= (MARGIN_CRASHED if crashed(board) else 0)

@@ -82,16 +82,14 @@ def test_crashed_is_gnubgs_class():
 
 
 def _margins(board, t):
-    """(w, margin) over chances to win where Janowski's formula doubles: margin = the best
+    """(p, margin) over chances to win where Janowski's formula doubles: margin = the best
     of double/take and double/pass less no double."""
-    out = []
+    x = cb.efficiency(board)
     for w in range(2048, 4096, 16):
         p = (w, w // 5, 0, (4096 - w) // 8, 0)
-        x = cb.efficiency(board)
         if cb.action(p, t, x) == cb.DOUBLE:
             nd, dt, dp = cb.equities(p, t, x)
-            out.append((p, min(dt, dp) - nd))
-    return out
+            yield p, min(dt, dp) - nd
 
 
 def test_with_contact_a_double_needs_its_margin():
@@ -99,7 +97,7 @@ def test_with_contact_a_double_needs_its_margin():
     seen = set()
     for t in (CENTRED, OWNED):
         for p, margin in _margins(b, t):
-            want = margin >= cm._MARGIN_DOUBLE
+            want = margin >= cm.MARGIN_DOUBLE
             assert cm.doubles(p, t, cb.efficiency(b), b) == want, (p, margin)
             seen.add((t.owner, want))
     assert seen >= {(-1, True), (-1, False), (0, False)}  # both sides of the margin met
@@ -109,13 +107,13 @@ def test_a_crashed_position_is_doubled_and_taken_only_with_a_wide_margin():
     b = _board(CRASHED, CRASHED_OPP)
     x = cb.efficiency(b)
     assert all(not cm.doubles(p, CENTRED, x, b) for p, m in _margins(b, CENTRED)
-               if m < cm._MARGIN_CRASHED)
+               if m < cm.MARGIN_CRASHED)
     takes = drops = 0
     for w in range(1024, 4096, 64):
         p = (w, 0, 0, 0, 0)
         nd, dt, dp = cb.equities(p, CENTRED, x)
         took = cm.takes(p, CENTRED, x, b)
-        assert took == (dp - dt >= cm._MARGIN_CRASHED)
+        assert took == (dp - dt >= cm.MARGIN_CRASHED)
         if cb.takes(p, CENTRED, x) and not took:
             drops += 1  # a take by the formula alone, dropped here
         takes += took
