@@ -1,12 +1,39 @@
 # A turn entered one step at a time, as on the board, accepting only steps of legal plays.
-from kernels.movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, CodeList, play_codes, search
+from array import array
+
+from kernels.movegen import HIT_SHIFT, LEN_SHIFT, ORDER_BIT, play_codes, search
 
 from .play import Play, apply_step, check_dice, die_order, undo_step
 from .position import Position
 
-# The codes of a new Turn's legal plays and its searches' scratch, for every Turn: made once
-# (a press that makes a Turn or asks what can move allocates little), one search at a time.
-_codes = CodeList()
+
+class _Count:
+    """A CodeList for searches that keep no codes, only their number, length and the last
+    64 (movegen's searches write 64 codes a chunk): every chunk is this one, so a Turn's
+    searches, however many plays the dice have, allocate nothing."""
+
+    def __init__(self):
+        self.chunk = array("i", bytes(256))
+        self.n = 0
+
+    def reset(self):
+        self.n = 0
+        return self.chunk
+
+    def grow(self):
+        return self.chunk
+
+    def append(self, code):
+        self.chunk[self.n & 63] = code
+        self.n += 1
+
+    def __len__(self):
+        return self.n
+
+
+# Made once for every Turn, one search at a time: what a new Turn's dice can play and, after
+# a step tried, whether the dice left still make a legal play.
+_count = _Count()
 
 
 def _point(src):
@@ -42,6 +69,8 @@ class Turn:
 
     A step is accepted only if the dice left can still complete a legal play after it,
     so the rules to use both dice and the larger die hold while the player moves.
+    The steps are kept as bytes and routes as small ints, so asking what can move, where
+    a checker goes and moving it allocate little (a press on the board).
     """
 
     def __init__(self, position, dice):
@@ -50,25 +79,43 @@ class Turn:
         d1, d2 = self.dice
         self._board = bytearray(position.key())
         self._left = [d1] * 4 if d1 == d2 else sorted(self.dice, reverse=True)
-        self._done = []  # (src index, die, hit)
-        codes = play_codes(bytearray(position.key()), self.dice, _codes)
-        self.count = len(codes)  # distinct legal plays
-        self.length = codes[0] >> LEN_SHIFT & 7 if codes else 0  # steps in a legal play
-        self._first = codes[0] if codes else 0
+        self._done = bytearray(12)  # per step entered: src index, die, hit
+        self._n = 0  # steps entered
+        n = len(play_codes(self._board, self.dice, _count))  # the board is left unchanged
+        self.count = n  # distinct legal plays
+        # One of them: every legal play has its length (steps); the only one when n is 1.
+        self._first = _count.chunk[0] if n else 0
+        self.length = self._first >> LEN_SHIFT & 7
         # With one die playable, all plays use the same die (the larger one when it can).
         self._only_die = die_order(self.dice, self._first)[0] if self.length == 1 else 0
 
     @property
     def complete(self):
-        return len(self._done) == self.length
+        return self._n == self.length
 
     @property
     def remaining(self):
         return tuple(self._left) if not self.complete else ()
 
+    def _hop(self, i):
+        """Step i as (frm, to, hit) in notation numbers."""
+        d = self._done
+        src = d[3 * i]
+        return (_point(src), max(src - d[3 * i + 1] + 1, 0), d[3 * i + 2] == 1)
+
     @property
     def steps(self):
-        return tuple((_point(s), max(s - d + 1, 0), h) for s, d, h in self._done)
+        return tuple(self._hop(i) for i in range(self._n))
+
+    @property
+    def entered(self):
+        """How many single steps are entered."""
+        return self._n
+
+    def hop_points(self, i):
+        """Step i's from and to points (notation numbers), as two ints: no tuple made."""
+        src = self._done[3 * i]
+        return _point(src), max(src - self._done[3 * i + 1] + 1, 0)
 
     @property
     def result(self):
@@ -83,7 +130,7 @@ class Turn:
             return False
         if not _legal_step(self._board, src, die):
             return False
-        need = self.length - len(self._done) - 1
+        need = self.length - self._n - 1
         if need == 0:
             return True
         hit = apply_step(self._board, src, die)
@@ -91,7 +138,7 @@ class Turn:
         i = left.index(die)
         del left[i]
         try:
-            best = search(self._board, left, _codes)
+            best = search(self._board, left, _count)
         finally:
             left.insert(i, die)
             undo_step(self._board, src, die, hit)
@@ -100,15 +147,23 @@ class Turn:
     def _push(self, src, die):
         hit = apply_step(self._board, src, die)
         self._left.remove(die)
-        self._done.append((src, die, hit))
-        return (_point(src), max(src - die + 1, 0), hit)
+        k = 3 * self._n
+        d = self._done
+        d[k] = src
+        d[k + 1] = die
+        d[k + 2] = 1 if hit else 0
+        self._n += 1
 
     def _pop(self):
-        src, die, hit = self._done.pop()
-        undo_step(self._board, src, die, hit)
-        self._left.append(die)
-        self._left.sort(reverse=True)
-        return (_point(src), max(src - die + 1, 0), hit)
+        self._n -= 1
+        k = 3 * self._n
+        d = self._done
+        src = d[k]
+        die = d[k + 1]
+        undo_step(self._board, src, die, d[k + 2])
+        left = self._left  # sorted high to low again: what it was before the step
+        left.append(die)
+        left.sort(reverse=True)
 
     def movable(self):
         """Points (25 = bar) holding a checker that can start a legal step now."""
@@ -126,25 +181,35 @@ class Turn:
                             break
         return out
 
-    def _dice_left(self):
-        out = []
-        for d in self._left:
-            if d not in out:
-                out.append(d)
-        return out
-
-    def _routes(self, src, path, found):
-        for die in self._dice_left():
+    def _routes(self, src, route, found, to):
+        """The points the checker on index `src` reaches, depth first and the larger die
+        first, after `route` (its dice so far, 3 bits each, their number in bits 12-14):
+        each point's first route into `found` ({to: route}); with `to` >= 0 only the
+        route to that point, the one the whole search would find first (0 if none).
+        Each die value once: `_left`, sorted, is the same again after every _pop."""
+        left = self._left
+        k = route >> 12
+        prev = 0
+        for i in range(len(left)):
+            die = left[i]
+            if die == prev:
+                continue
+            prev = die
             if self._ok(src, die):
                 t = src - die
                 dest = t + 1 if t >= 0 else 0
-                route = path + [die]
-                if dest not in found:
-                    found[dest] = route
+                r = (route & 4095 | die << 3 * k) + (k + 1 << 12)
+                if dest == to:
+                    return r
+                if found is not None and dest not in found:
+                    found[dest] = r
                 if t >= 0:
                     self._push(src, die)
-                    self._routes(t, route, found)
+                    r = self._routes(t, r, found, to)
                     self._pop()
+                    if r:
+                        return r
+        return 0
 
     def destinations(self, frm):
         """{to: dice} for every point the checker on `frm` can reach with one or more dice.
@@ -152,33 +217,46 @@ class Turn:
         When two orders of the dice reach one point, the larger die goes first.
         """
         found = {}
-        self._routes(_index(frm), [], found)
+        self._routes(_index(frm), 0, found, -1)
+        for to in found:
+            r = found[to]
+            dice = []
+            for i in range(r >> 12):
+                dice.append(r >> 3 * i & 7)
+            found[to] = dice
         return found
 
     def step(self, frm, to):
         """Moves the checker on `frm` to `to`; returns the single steps made, with hits."""
-        route = self.destinations(frm).get(to)
-        if route is None:
-            raise ValueError("not a legal move now: %s/%s" % (frm, "off" if to == 0 else to))
         src = _index(frm)
+        route = self._routes(src, 0, None, to) if isinstance(to, int) and to >= 0 else 0
+        if not route:
+            raise ValueError("not a legal move now: %s/%s" % (frm, "off" if to == 0 else to))
         made = []
-        for die in route:
-            made.append(self._push(src, die))
+        for i in range(route >> 12):
+            die = route >> 3 * i & 7
+            self._push(src, die)
+            made.append(self._hop(self._n - 1))
             src -= die
         return made
 
     def undo(self):
         """Takes back the last single step; returns it, or None at the start of the turn."""
-        return self._pop() if self._done else None
+        if not self._n:
+            return None
+        hop = self._hop(self._n - 1)
+        self._pop()
+        return hop
 
     def code(self):
         """The play code of the steps entered, comparable with legal_plays' codes."""
-        code = len(self._done) << LEN_SHIFT
-        for i in range(len(self._done)):
-            src, die, hit = self._done[i]
-            code |= (src + 1) << (5 * i) | (1 if hit else 0) << (HIT_SHIFT + i)
+        n = self._n
+        d = self._done
+        code = n << LEN_SHIFT
+        for i in range(n):
+            code |= (d[3 * i] + 1) << (5 * i) | d[3 * i + 2] << (HIT_SHIFT + i)
         d1, d2 = self.dice
-        if d1 != d2 and self._done and self._done[0][1] == min(d1, d2):
+        if d1 != d2 and n and d[1] == min(d1, d2):
             code |= 1 << ORDER_BIT
         return code
 
@@ -189,10 +267,11 @@ class Turn:
 
     def play_forced(self):
         """Plays the only legal play, if there is exactly one; returns the steps made."""
-        if self.count != 1 or self._done:
+        if self.count != 1 or self._n:
             return []
         made = []
         order = die_order(self.dice, self._first)
         for i in range(self.length):
-            made.append(self._push((self._first >> (5 * i) & 31) - 1, order[i]))
+            self._push((self._first >> (5 * i) & 31) - 1, order[i])
+            made.append(self._hop(i))
         return made
