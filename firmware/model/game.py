@@ -1,6 +1,6 @@
 # One game of backgammon within its match (the cube, resignations, the score): its state, its
-# record, the finished games of the match, and the save text (no hardware, no UI); the save
-# is read back by model/savefile.py, which imports this module (not the other way).
+# record and the finished games of the match (no hardware, no UI); its save text is written
+# by model/savetext.py and read back by model/savefile.py, which imports this module.
 from array import array
 
 from gammon.play import check_dice, legal_plays
@@ -8,14 +8,15 @@ from gammon.position import Position
 from gammon.turn import Turn
 from kernels.compat import const
 
+from model.savetext import FULL, PLAIN, pieces, save_text
+
 OPENING = const(0)  # waiting for the opening roll
 ROLL = const(1)  # waiting for `turn` to roll
 MOVE = const(2)  # `turn` is entering a play
 DONE = const(3)  # the play is complete; UNDO still works until the next roll
 OVER = const(4)  # `winner` won `result` (1 single, 2 gammon, 3 backgammon)
 PHASES = ("opening", "roll", "move", "done", "over")
-VERSION = const(2)
-PLAIN = (0, False, True)  # the default terms: cubeless money play, as before the cube
+# PLAIN, the default terms (cubeless money play, as before the cube), is model/savetext.py's.
 
 
 def _name(n):
@@ -25,31 +26,6 @@ def _name(n):
 def hop_text(hop):
     """One single step (frm, to, hit) in notation: "13/11", "bar/22*", "6/off"."""
     return "%s/%s%s" % (_name(hop[0]), _name(hop[1]), "*" if hop[2] else "")
-
-
-_HEX = b"0123456789abcdef"
-_REC_TURNS = const(8)  # turns of the record a save piece holds
-
-
-def _record(rolls, codes):
-    """The save's record, 9 characters a turn (d1, d2, the play code in 7 hex digits), a few
-    turns a piece written into one buffer: no string or tuple a turn (a press's save
-    allocates little; M5)."""
-    buf = bytearray(9 * _REC_TURNS)
-    mv = memoryview(buf)
-    n = len(codes)
-    for i in range(0, n, _REC_TURNS):
-        k = 0
-        for j in range(i, i + _REC_TURNS if i + _REC_TURNS < n else n):
-            r = rolls[j]
-            c = codes[j]
-            buf[k] = 48 + (r >> 3)
-            buf[k + 1] = 48 + (r & 7)
-            for d in range(7):
-                buf[k + 8 - d] = _HEX[c & 15]
-                c >>= 4
-            k += 9
-        yield str(mv[:k], "ascii")
 
 
 class Game:
@@ -281,61 +257,14 @@ class Game:
         self.phase = MOVE
         return t.undo()
 
-    # The save format: replayed and checked move by move when loaded.
-    def chunks(self):
-        """The save as pieces of JSON text, so no large string or list is built."""
-        d = self.dice
-        yield '{"v":%d,"n":%d,"ph":%d,"t":%d,"o":%s,"d":%s,"s":[' % (
-            VERSION,
-            self.game_number,
-            self.phase,
-            self.turn,
-            "[%d,%d]" % tuple(self.opening) if self.opening else "null",
-            "[%d,%d]" % d if d else "null",
-        )
-        sep = ""
-        for s in self.steps():
-            yield "%s[%d,%d]" % (sep, s[0], s[1])
-            sep = ","
-        yield '],"w":%d,"r":%d,"id":"%s"' % (
-            -1 if self.winner is None else self.winner,
-            self.result or 0,
-            self.position.position_id(),
-        )
-        if self.start:
-            yield ',"st":["%s",%d]' % (self.start[0].position_id(), self.start[1])
-        # The record: 9 characters a turn, d1 d2 and the play code in 7 hex digits; the
-        # cube actions and resignations 5 each: slot in 3 hex digits, action, player.
-        yield ',"f":%d,"h":"' % self.first
-        yield from _record(self.rolls, self.codes)
-        t = self.terms
-        p = self.plain if not self.mp else self.mp.match.score
-        yield '","m":[%d,%d,%d],"sc":[%d,%d]' % (t[0], t[1], t[2], p[0], p[1])
-        if self.mp and (self.mp.acts or t != PLAIN):  # the cube, offer, actions, past
-            yield from self.mp.chunks()
-        yield "}"
-
-    def save_parts(self, size=512):
-        """The save text in pieces of at most `size` characters, so a save is written
-        without one long string (a finished game's record longer than that is cut)."""
-        part = []
-        n = 0
-        for c in self.chunks():
-            if n + len(c) > size and part:
-                yield "".join(part)
-                part = []
-                n = 0
-            if len(c) > size:
-                for i in range(0, len(c), size):
-                    yield c[i : i + size]
-                continue
-            part.append(c)
-            n += len(c)
-        if part:
-            yield "".join(part)
+    # The save format (model/savetext.py writes it): replayed and checked when loaded.
+    def chunks(self, full=FULL):
+        """The save in pieces of about `full` bytes, each good until the next is made
+        (savetext.Out.piece): what the board writes to flash, building no string."""
+        return pieces(self, full)
 
     def save_text(self):
-        """The whole save text in one string (tests, hosts; the board writes save_parts)."""
-        return "".join(self.chunks())
+        """The whole save text in one string (tests, hosts; the board writes chunks)."""
+        return save_text(self)
 
     to_json = save_text

@@ -10,16 +10,10 @@ import json
 from gammon.play import Play
 from gammon.position import Position
 
-from model.game import (
-    DONE,
-    MOVE,
-    OPENING,
-    OVER,
-    ROLL,
-    VERSION,
-)
+from model.game import DONE, MOVE, OPENING, OVER, ROLL
 from model.savecheck import number as _int
 from model.savecheck import pair as _pair
+from model.savetext import VERSION
 from model.settings import KEYS, SETTINGS_VERSION
 
 # A save with a match or cube actions in it is read with model/savematch.py, imported only

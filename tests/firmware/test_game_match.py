@@ -9,6 +9,7 @@ from gammon.matchid import decode, encode
 from hw.storage import MAX_SAVE
 from model.game import DONE, MOVE, OPENING, OVER, ROLL, Game
 from model.past import MAX_GAMES, RECORD_ROOM, Past, trim
+from model.savetext import FULL, text
 from positions import pos, raises
 
 LAST = {1: 1}
@@ -231,22 +232,32 @@ def test_a_match_cut_after_every_action_ends_as_one_never_cut():
         gc.collect()
 
 
+def _pieces(g, full=FULL):
+    """Game `g`'s save pieces as str, each copied before the next is made (a piece is the
+    save buffer itself on MicroPython)."""
+    return [text(p) for p in g.chunks(full)]
+
+
 def test_the_save_in_pieces_is_the_save():
-    """save_parts(): pieces of at most 512 characters that make save_text() (the board
-    writes them to flash one by one)."""
+    """chunks(): pieces of at most the save buffer's size, or a finished game's record or
+    actions (text kept already), that make save_text() (the board writes them to flash
+    one by one)."""
     rnd = _lcg(11)
-    g = Game(1, (7, True, False))
+    g = Game(1, (15, True, False))
     n = 0
     while act(g, rnd, 30) and n < 400:
         n += 1
-        if n % 50 == 0:
-            parts = list(g.save_parts())
-            assert all(0 < len(p) <= 512 for p in parts) and "".join(parts) == g.save_text()
-    parts = list(g.save_parts(64))
-    assert len(parts) > 3 and all(len(p) <= 64 for p in parts)
+        if n % 25 == 0:
+            parts = _pieces(g)
+            kept = [p.record for p in g.games] + [p.acts for p in g.games]
+            assert all(0 < len(p) <= FULL + 64 or p in kept for p in parts)
+            assert "".join(parts) == g.save_text()
+    assert len(g.games) >= 2  # records of their own
+    parts = _pieces(g, 64)
+    assert len(parts) > 3 and all(len(p) <= 128 or p in kept for p in parts)
     assert "".join(parts) == g.save_text()
     plain = Game()
-    assert list(plain.save_parts()) == [plain.save_text()] and plain.mp is None
+    assert _pieces(plain) == [plain.save_text()] and plain.mp is None
 
 
 def test_a_long_match_stays_within_the_save_limit():
@@ -258,19 +269,20 @@ def test_a_long_match_stays_within_the_save_limit():
     kept = [len(p.record) for p in g.games if p.record is not None]
     assert sum(kept) <= RECORD_ROOM and g.games[-1].record
     assert RESIGNED in {p.how for p in g.games}
-    pieces = list(g.chunks())  # as the board writes it: piece by piece
+    pieces = _pieces(g)  # as the board writes it: piece by piece
     mid, score, games = g.match_id(), g.score, len(g.games)
     g = None
     gc.collect()  # the long match's heap is fragmented: the whole text needs one block
-    text = "".join(pieces)
+    whole = "".join(pieces)
     pieces = None
-    assert len(text) < MAX_SAVE // 2 + 4096, len(text)
-    h = _load(text)
+    assert len(whole) < MAX_SAVE // 2 + 4096, len(whole)
+    h = _load(whole)
     at = 0
-    for piece in h.chunks():  # the same save, compared piece by piece
-        assert text[at : at + len(piece)] == piece
+    for p in h.chunks():  # the same save, compared piece by piece
+        piece = text(p)
+        assert whole[at : at + len(piece)] == piece
         at += len(piece)
-    assert at == len(text) and h.match.over() and h.score == score and h.match_id() == mid
+    assert at == len(whole) and h.match.over() and h.score == score and h.match_id() == mid
     assert len(h.games) == games
 
 
