@@ -22,29 +22,13 @@ SLICE = const(32)  # evaluations a slice may spend (Choice.step): ~0.15 ms on th
 _KEEPS = const(16)  # a slice's share for one call of a Choice's `keeps` (a step search)
 _EASY_NOISE = const(410)  # easy adds up to a tenth of a point of chance to each play
 _CHUNKS = const(4)  # 64-code chunks the play-code list keeps between choices (256 plays)
+# The 21 rolls, the first six (the doubles) once in 36, the others twice: two bytes each (one
+# bytes object, not 21 tuples: heap)
 _ROLLS = (
-    (1, 1),
-    (2, 2),
-    (3, 3),
-    (4, 4),
-    (5, 5),
-    (6, 6),
-    (1, 2),
-    (1, 3),
-    (1, 4),
-    (1, 5),
-    (1, 6),
-    (2, 3),
-    (2, 4),
-    (2, 5),
-    (2, 6),
-    (3, 4),
-    (3, 5),
-    (3, 6),
-    (4, 5),
-    (4, 6),
-    (5, 6),
-)  # the first six come once in 36, the others twice
+    b"\x01\x01\x02\x02\x03\x03\x04\x04\x05\x05\x06\x06"
+    b"\x01\x02\x01\x03\x01\x04\x01\x05\x01\x06\x02\x03\x02\x04\x02\x05\x02\x06"
+    b"\x03\x04\x03\x05\x03\x06\x04\x05\x04\x06\x05\x06"
+)
 
 
 def _packed(dice):
@@ -155,6 +139,7 @@ class Opponent:
         self.start = bytearray(50)  # the position chosen for
         self.board = bytearray(50)  # a candidate's result, the other side on roll
         self.after = bytearray(50)
+        self.roll = bytearray(2)  # the reply roll the look-ahead is on (_ROLLS)
         self.codes = CodeList(_CHUNKS)  # kept: searches write codes without allocating
         self.evaluations = 0
         self.left = 0  # evaluations the slice under way may still spend
@@ -254,7 +239,9 @@ class Opponent:
         for r in range(21):
             if self.left <= 0:
                 yield
-            roll = _ROLLS[r]
+            roll = self.roll
+            roll[0] = _ROLLS[2 * r]
+            roll[1] = _ROLLS[2 * r + 1]
             codes = self.play_codes(swapped, roll)
             n = len(codes)
             self.left -= 1 + (n >> 3)  # the search of the replies

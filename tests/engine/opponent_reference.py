@@ -55,14 +55,15 @@ class Reference:
             return won * _ONE
         total = 0
         for r in range(21):
-            codes = play_codes(self.board, _ROLLS[r])
+            roll = _ROLLS[2 * r : 2 * r + 2]  # two bytes a roll
+            codes = play_codes(self.board, roll)
             if self.evaluations + (len(codes) or 1) > budget:  # the choice's whole budget
                 return None
             self.evaluations += len(codes) or 1
             if not codes:
                 best = net.equity(self.board, 25)
             else:
-                packed = _packed(_ROLLS[r])
+                packed = _packed(roll)
                 best = min(-score(net, self.board, codes[i], packed) for i in range(len(codes)))
             total += best if r < 6 else 2 * best
         return total // 36
