@@ -26,6 +26,8 @@ from players import (  # noqa: E402
 )
 from strength import CUBE_SEED, SEEDS, counts, in_pairs, play_pairing  # noqa: E402
 from strength_build import build_at  # noqa: E402
+from strength_calib import TUNE_SEEDS  # noqa: E402
+from strength_calib import judge as judge_rows  # noqa: E402
 from strength_cube import (  # noqa: E402
     BoardCubePlayer,
     CubeAgent,
@@ -175,6 +177,8 @@ def test_counts_scale_and_stay_even():
 
 def test_reported_seeds_are_not_the_tuning_seed():
     assert 1 not in SEEDS and len(SEEDS) >= 3 and CUBE_SEED not in SEEDS
+    # nor those the money cube's rules were fitted on (bench/strength_calib.py)
+    assert not set(TUNE_SEEDS) & set(SEEDS) and CUBE_SEED not in TUNE_SEEDS
 
 
 def _check_accounting(results):
@@ -427,3 +431,30 @@ def test_the_agent_is_built_from_a_commit(tmp_path):
     assert len(full) == 40 and left == []
     for name in ("gammon/position.mpy", "gammon/opponent.mpy", "kernels/net.mpy", "agent_mp.mpy"):
         assert (tmp_path / name).is_file(), name
+
+
+def test_the_offline_judge_counts_what_arises_and_what_it_costs():
+    """bench/strength_calib.py's judge on hand-made rows: a take always counts, a double only
+    when made or close at gnubg 0-ply; the loss is against the 2-ply best, by kind and class."""
+    centred = match_id(Match(0), 0)
+    start = Position.start().position_id()
+    far = [0.1, -0.4, 1.0, "No double, take"]  # 0-ply: far from doubling (a drop is 0.9 off)
+    close = [0.4, 0.45, 1.0, "Double, take"]  # 0-ply: a double, so also a take to judge
+    passed = [0.8, 1.3, 1.0, "Double, pass"]  # 2-ply: a drop; taking costs 0.3, no double 0.2
+    rows = [
+        {"pid": start, "mid": centred, "cls": 10, "pn": [2048, 600, 20, 600, 20], "a0": far,
+         "a2": far},
+        {"pid": start, "mid": centred, "cls": 10, "pn": [2048, 600, 20, 600, 20], "a0": close,
+         "a2": passed},
+        {"pid": start, "mid": centred, "cls": 10, "pn": [2048, 600, 20, 600, 20], "a0": far,
+         "a2": passed, "kind": "take", "action": True},
+    ]
+    never = judge_rows(rows, lambda kind, p, t, x, board: kind == "take")
+    assert never["decisions"] == 3 and never["double"] == (1, pytest.approx(0.2))
+    assert never["take"] == (2, pytest.approx(0.3))
+    assert never["by class"]["take contact"][0] == 2
+    always = judge_rows(rows, lambda kind, p, t, x, board: kind == "double")
+    assert always["decisions"] == 4  # the far double counts once it is made
+    # the far double loses 0.5 (double/take -0.4 against no double 0.1), the close one none
+    assert always["double"] == (2, pytest.approx(0.25))
+    assert always["take"] == (2, pytest.approx(0.0)) and always["mean"] == pytest.approx(0.125)
