@@ -55,8 +55,9 @@ def deploy_tree(dest: str) -> None:
                 _mpy_cross(src, os.path.join(dest, rel)[:-3] + ".mpy", rel)
     weights = os.path.join(ROOT, "firmware", "weights.bin")
     shutil.copyfile(weights, os.path.join(dest, "weights.bin"))
-    bench = os.path.join(BENCH, "board_bench.py")
-    _mpy_cross(bench, os.path.join(dest, "board_bench.mpy"), "board_bench.py")
+    for name in ("board_bench", "heap_modules"):
+        bench = os.path.join(BENCH, name + ".py")
+        _mpy_cross(bench, os.path.join(dest, name + ".mpy"), name + ".py")
 
 
 def _mpy_cross(src: str, out: str, rel: str) -> None:
@@ -97,6 +98,51 @@ def smallest_heap(tree: str, games: int, lo: int = 8, hi: int = 512) -> tuple[in
     return hi * 8, line.splitlines()[-1] if line else ""
 
 
+def heap_modules(tree: str) -> dict:
+    """bench/heap_modules.py's account of one game's heap, module by module (unix port)."""
+    env = dict(os.environ, MICROPYPATH=".frozen:" + tree)
+    cmd = [MICROPYTHON, "-X", "heapsize=4096K", "-m", "heap_modules"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tree, timeout=600)
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode != 0 or not lines or not lines[-1].startswith("{"):
+        raise RuntimeError("heap_modules failed: %s" % (proc.stdout + proc.stderr)[-2000:])
+    account: dict = json.loads(lines[-1])
+    info = dict(
+        w.split("=") for line in lines if line.startswith("qstr pool:")
+        for w in line[len("qstr pool:"):].replace(",", " ").split()
+    )  # micropython.qstr_info()'s line: n_pool=6, n_qstr=1164, ..., n_total_bytes=25546
+    account["qstrs"] = int(info.get("n_qstr", -1))
+    account["qstr_bytes"] = int(info.get("n_total_bytes", -1))
+    return account
+
+
+def heap_figures(account: dict) -> dict[str, float]:
+    """The flat figures of heap_modules' account (KB, and qstr counts)."""
+    kb = {
+        "heap_imports_kb_vs_board": "imports_bytes",
+        "heap_in_use_kb_app_built": "in_use_app_built",
+        "heap_in_use_kb_peak_between_steps": "in_use_peak_between_steps",
+        "heap_in_use_kb_after_game": "in_use_after_game",
+        "heap_bench_harness_kb": "bench_bytes",
+    }
+    out = {key: round(account[name] / 1024, 1) for key, name in kb.items()}
+    out["heap_qstrs_vs_board"] = account["qstrs"]
+    out["heap_qstr_headroom"] = account["qstr_headroom"]
+    return out
+
+
+def heap_table(account: dict, rows: int = 60) -> str:
+    """The modules by their own share of the heap, largest first."""
+    lines = ["heap by module, one game against the board (own share, bytes; unix port):"]
+    for name, n in account["modules"][:rows]:
+        lines.append("  %-28s %7d" % (name, n))
+    lines.append(
+        "  qstrs %d (%d bytes with their pools), %d more before the next pool"
+        % (account["qstrs"], account["qstr_bytes"], account["qstr_headroom"])
+    )
+    return "\n".join(lines)
+
+
 def figures(tree: str, games: int) -> dict[str, float]:
     code, out = board_bench(tree, 8192, "figures", str(games))
     last = out.splitlines()[-1] if out else ""
@@ -127,6 +173,11 @@ def measure(quick: bool = False) -> dict[str, float]:
         % (games, kb, line),
         flush=True,
     )
+    account = heap_modules(tree)
+    print(heap_table(account), flush=True)
+    with open(os.path.join(ROOT, "build", "heap_modules.json"), "w") as f:
+        json.dump(account, f, indent=1)
+    out.update(heap_figures(account))
     out.update(figures(tree, 1 if quick else 2))
     out.update(unread(6.0 if quick else 15.0))
     return out
