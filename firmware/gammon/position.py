@@ -1,6 +1,7 @@
 # A backgammon position as an immutable value, seen from the player on roll.
-from binascii import b2a_base64
+from binascii import a2b_base64, b2a_base64
 
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
@@ -31,12 +32,7 @@ class Position:
 
     @classmethod
     def from_id(cls, pid):
-        """The Position of a Position ID (ValueError when `pid` is not one). Its reading is
-        gammon/position_id.py's, loaded on first use: a board reads IDs back only when it
-        resumes a save, and a new game never (issue 11's heap)."""
-        from gammon.position_id import decode
-
-        return cls(*decode(pid))
+        return cls(*_decode_id(pid))
 
     @classmethod
     def from_bytes(cls, raw):
@@ -119,3 +115,34 @@ def _encode_id(b):
                 key[j >> 3] |= 1 << (j & 7)
             bit += 1  # ... then a 0-bit
     return b2a_base64(key).decode().strip().rstrip("=")
+
+
+def _decode_id(pid):
+    if not isinstance(pid, str) or len(pid) != 14:
+        raise ValueError("a Position ID has 14 characters: %r" % (pid,))
+    for c in pid:
+        if c not in _B64:
+            raise ValueError("a Position ID is base64, not %r: %r" % (c, pid))
+    try:
+        key = a2b_base64(pid + "==")
+    except Exception:
+        raise ValueError("a Position ID is base64: %r" % pid) from None
+    if len(key) != 10:
+        raise ValueError("a Position ID decodes to 10 bytes: %r" % pid)
+    sides = ([0] * 25, [0] * 25)  # opponent first, as in the ID
+    side = point = 0
+    for j in range(80):
+        if side > 1:
+            if key[j >> 3] >> (j & 7) & 1:
+                raise ValueError("a Position ID with too many checkers: %r" % pid)
+            continue
+        if key[j >> 3] >> (j & 7) & 1:
+            sides[side][point] += 1
+        else:
+            point += 1
+            if point == 25:
+                side += 1
+                point = 0
+    if side < 2:
+        raise ValueError("a Position ID with too many checkers: %r" % pid)
+    return sides[1], sides[0]
