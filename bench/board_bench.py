@@ -384,21 +384,29 @@ def _call(kind, func, *args):
     func(*args)
 
 
+def _heap_game(n):
+    """Game n + 1 of heap(), None when it passed, else why not. Its Rig lives in this frame
+    only: MicroPython's collector scans the stack conservatively, and a stale slot of
+    heap()'s own frame kept a finished game's whole app alive through the next game."""
+    rig = Rig(n + 1, '["human","board"]', FAST_PACE)
+    try:
+        if not play_game(rig):
+            return "game %d did not end" % (n + 1)
+        if rig.sink.errors or rig.sink.refused:
+            return "%s" % (rig.sink.first_error,)
+    finally:
+        rig.close()
+    return None
+
+
 def heap(games):
     gc.collect()
     for n in range(games):
-        rig = Rig(n + 1, '["human","board"]', FAST_PACE)
-        try:
-            if not play_game(rig):
-                print("fail: game %d did not end" % (n + 1))
-                return 1
-            if rig.sink.errors or rig.sink.refused:
-                print("fail: %s" % (rig.sink.first_error,))
-                return 1
-        finally:
-            rig.close()
-        del rig
+        failed = _heap_game(n)
         gc.collect()
+        if failed is not None:
+            print("fail: %s" % failed)
+            return 1
     print("ok: %d games, heap in use after them %d bytes" % (games, mem_alloc()))
     return 0
 
