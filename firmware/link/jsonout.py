@@ -20,7 +20,7 @@ def _gen():
 
 _GENERATOR = type(_gen())
 _END = object()
-_UNREAD = object()
+_CUT = object()  # a piece ends here (before an item read from a generator)
 _SEQ = (list, tuple)  # made once: a tuple written in a call is built at every call
 _PIECE_TEXT = const(32)  # a streamed line goes in pieces of about this many bytes (a few plays)
 
@@ -44,7 +44,7 @@ def _utf8(text):
     return b if bad_at(b, 0, len(b) - (text[-1:] == "\n")) < 0 else None
 
 
-def _streams(v):
+def streams(v):
     """Is `v` written a piece at a time: a generator, a list longer than _STREAM_OVER, or
     a dict holding one (a short list is written whole, so it must hold none)?"""
     if type(v) is _GENERATOR:
@@ -53,18 +53,17 @@ def _streams(v):
         return len(v) > _STREAM_OVER
     if isinstance(v, dict):
         for k in v:
-            if _streams(v[k]):
+            if streams(v[k]):
                 return True
     return False
 
 
 def short_text(obj):
-    """The JSON text of a line without a long part, valid UTF-8 and without its newline, as
-    a buffer: on MicroPython a memoryview of the str json made (its bytes are UTF-8: no
-    copy), else its bytes; None when the line streams or is not valid (encode() then)."""
+    """The JSON text of a line that does not stream (streams(obj) is False), valid UTF-8
+    and without its newline, as a buffer: on MicroPython a memoryview of the str json made
+    (its bytes are UTF-8: no copy), else its bytes; None when it is not valid (encode()
+    then gives the line sent instead)."""
     try:
-        if _streams(obj):
-            return None
         text = _dumps(obj)
         b = memoryview(text) if MICROPY else text.encode()
     except (TypeError, ValueError, MemoryError, UnicodeError):
@@ -74,32 +73,16 @@ def short_text(obj):
 
 def encode(obj):
     """The JSON line of `obj`, checked to be valid UTF-8 JSON: bytes (a line that would not
-    be valid is replaced by an `internal` error), or, when it holds a generator or a long
-    list (the legal plays, a game's turns, a match's games, nested too), a generator of
-    the line's pieces of about _PIECE_TEXT bytes, each made when the writer asks for it,
-    so neither the line nor a long part of it is built in one piece and no step of the
-    writer holds the loop for long (an item that is not valid text is written as null).
-
-    A generator in `obj` itself has read its first item already (the plays are listed
-    now); everything else is written later, so a reply's values must be its own (the
-    replies build them fresh), not the game's lists that change."""
+    be valid is replaced by an `internal` error), or, when it streams (a generator or a
+    long list: the legal plays, a game's turns, a match's games, nested too), pieces(obj).
+    """
     try:  # a value JSON cannot write (never expected) must not stop the serial task
-        if not _streams(obj):
+        if not streams(obj):
             line = _utf8(_dumps(obj) + "\n")
             return line if line is not None else _substitute(obj)
     except (TypeError, ValueError, MemoryError):  # the small error line may still fit
         return _substitute(obj)
-    first = {}
-    for k in obj:
-        v = obj[k]
-        if type(v) is _GENERATOR:
-            try:
-                first[k] = next(v)
-            except StopIteration:
-                first[k] = _END
-            except Exception:  # never expected: the listing failed
-                return _substitute(obj)
-    return _pieces(obj, first)
+    return pieces(obj)
 
 
 class _Nest:
@@ -133,34 +116,47 @@ class _Nest:
         return out
 
 
-def _pieces(obj, first):
+def pieces(obj):
+    """The line of `obj` (a dict) as a generator of pieces, each made when the writer asks
+    for it, so neither the line nor a long part of it is built in one piece and no step of
+    the writer holds the loop for long: a piece ends once it holds _PIECE_TEXT bytes, and
+    after each item read from a generator (an item may cost a play's notation). An item
+    that is not valid text is written as null.
+
+    Nothing of `obj` is read before the writer asks: a reply's values must be its own (the
+    replies build them fresh, or as generators of values captured when the reply was
+    made), not the game's lists or a generator that reads the game as it goes."""
     nest = _Nest()
     parts = []
     size = 0
     try:
-        for frag in _object(obj, nest, b"", first):
-            parts.append(frag)
-            size += len(frag)
-            if size >= _PIECE_TEXT:
-                out = b"".join(parts)
-                parts = []
-                size = 0
-                yield out
+        for frag in _object(obj, nest, b"", True):
+            if frag is _CUT:
+                if not size:
+                    continue
+            else:
+                parts.append(frag)
+                size += len(frag)
+                if size < _PIECE_TEXT:
+                    continue
+            out = b"".join(parts)
+            parts = []
+            size = 0
+            yield out
     except Exception:  # never expected (memory, a bug): end the line as valid JSON
         parts.append(nest.tail())
     parts.append(b"\n")
     yield b"".join(parts)
 
 
-def _object(d, nest, sep, first=None):
+def _object(d, nest, sep, top=False):
     yield sep + nest.open(b"{", b"}")
-    top = first is not None
     keys = d
     if top:  # the line's own fields first (its id), so a line cut short still has them
         keys = []
         late = []
         for k in d:
-            (late if _streams(d[k]) else keys).append(k)
+            (late if streams(d[k]) else keys).append(k)
         keys += late
     sep = b""
     for k in keys:
@@ -170,19 +166,15 @@ def _object(d, nest, sep, first=None):
         nest.expect = True
         if top:
             nest.keys += 1
-        v = d[k]
-        if top and k in first:
-            yield from _array(v, nest, sep + key + b":", first[k])
-        else:
-            yield from _value(v, nest, sep + key + b":")
+        yield from _value(d[k], nest, sep + key + b":")
         sep = b","
     yield nest.close()
 
 
 def _value(v, nest, sep):
     if type(v) is _GENERATOR or (isinstance(v, _SEQ) and len(v) > _STREAM_OVER):
-        yield from _array(v, nest, sep, _UNREAD)
-    elif isinstance(v, dict) and _streams(v):
+        yield from _array(v, nest, sep)
+    elif isinstance(v, dict) and streams(v):
         yield from _object(v, nest, sep)
     else:
         b = _utf8(_dumps(v))
@@ -190,18 +182,21 @@ def _value(v, nest, sep):
         yield sep + (b if b is not None else b"null")
 
 
-def _array(v, nest, sep, item):
-    """The items of `v` (a list, or a generator whose first item is `item` when it has
-    been read already, else _UNREAD)."""
+def _array(v, nest, sep):
+    """The items of `v` (a long list, or a generator: a piece ends before each item read
+    from it)."""
     it = iter(v)
+    lazy = type(v) is _GENERATOR
     yield sep + nest.open(b"[", b"]")
-    if item is _UNREAD:
-        item = _next(it)
     sep = b""
-    while item is not _END:
+    while True:
+        if lazy:
+            yield _CUT
+        item = _next(it)
+        if item is _END:
+            break
         yield from _value(item, nest, sep)
         sep = b","
-        item = _next(it)
     yield nest.close()
 
 

@@ -10,10 +10,11 @@
 # the host reads again a `dropped` event says how many were lost. A line with a long list
 # (the legal plays) takes no room in the ring: it is written from its generator, a piece at
 # a time, when its turn comes; so does a line longer than half the ring (it is written
-# from where it is, no copy).
+# from where it is, no copy), and a reply still being thought out (`hint`): its empty
+# pieces say "not yet", one slice of thinking a send.
 from kernels.compat import const
 
-from link.jsonout import encode, short_text
+from link.jsonout import encode, pieces, short_text, streams
 
 SIZE = const(2048)
 SLOTS = const(32)
@@ -58,11 +59,16 @@ class Outbox:
 
     def put(self, obj, reply=False):
         """Queues `obj` as one JSON line; False when it was dropped (no room). A short line
-        goes from json's own text into the ring (an event allocates only that text)."""
+        goes from json's own text into the ring (an event allocates only that text); a
+        line that streams is only looked at here: its pieces are made as they go out."""
+        if streams(obj):
+            return self.put_line(pieces(obj), reply)
         text = short_text(obj)
-        if text is None or len(text) >= self.size // 2:
+        if text is None:  # not text (never expected): the error line sent instead
             return self.put_line(encode(obj), reply)
         n = len(text) + 1
+        if n > self.size // 2:  # a long line (`leds`): written from json's text, no copy
+            return self.put_line(iter((text, b"\n")), reply)
         if self.count >= (self.slots if reply else self.event_slots) or (
             self.used + n > (self.size if reply else self.event_room)
         ):
@@ -121,11 +127,14 @@ class Outbox:
                 self._pop()
         else:
             chunk = self.chunk
-            if chunk is None:  # the stream's first piece
+            if chunk is None:  # the stream's first piece, or the one after an empty piece
                 chunk = self._next(gen)
                 if chunk is None:
                     return 0
             k = len(chunk) - self.off
+            if not k:  # an empty piece: nothing yet (a reply still thought out), ask later
+                self.chunk = None
+                return 0
             if k > self.piece:
                 k = self.piece
             w = self.port.write(memoryview(chunk)[self.off : self.off + k]) or 0

@@ -10,9 +10,9 @@ import json
 from kernels.compat import const
 from kernels.textcheck import bad_at
 
-from link.jsonout import write_json
+from link.jsonout import encode, write_json
 from link.lines import MAX_LINE, LineReader, guess_id
-from link.requests import BadRequest, config, cube, is_int, merge, outcome
+from link.requests import BadRequest, config, cube, hint, is_int, merge, outcome
 
 PROTOCOL = const(1)
 FIRMWARE = "0.1.0"
@@ -104,6 +104,9 @@ class Protocol:
                 rid = None
                 raise BadRequest("bad_args", "id: an integer or a short string")
             reply = self.handle(req, now_ms)
+            if not isinstance(reply, dict):  # thought out in slices (`hint`): sent when found
+                self._later(reply, rid)
+                return
         except BadRequest as exc:
             reply = self._error(exc.code, exc.message)
         except Exception as exc:  # never expected: the board keeps running
@@ -111,6 +114,39 @@ class Protocol:
         if rid is not None:
             reply["id"] = rid
         self.send(reply, True)
+
+    def _later(self, slices, rid):
+        """A reply that the generator `slices` thinks out, one slice a step, yielding None
+        until it yields the reply: queued at once as a line whose pieces come once it is
+        found (one slice a send of the writer), or, without an Outbox, found now."""
+        line = self._thought(slices, rid)
+        if self.outbox is None:
+            for piece in line:
+                if piece:
+                    self.write(piece)
+        elif not self.outbox.put_line(line, True):
+            slices.close()  # dropped (no room): no more thinking for it
+
+    def _thought(self, slices, rid):
+        reply = None
+        try:
+            for reply in slices:
+                if reply is not None:
+                    break
+                yield b""
+        except BadRequest as exc:
+            reply = self._error(exc.code, exc.message)
+        except Exception as exc:  # never expected: the board keeps running
+            reply = self._error("internal", repr(exc)[:80])
+        if reply is None:
+            reply = self._error("internal", "no reply")
+        if rid is not None:
+            reply["id"] = rid
+        line = encode(reply)
+        if isinstance(line, bytes):
+            yield line
+        else:
+            yield from line
 
     def _too_long(self, buf, now_ms):
         reply = self._error("too_long", "a line is at most %d bytes" % MAX_LINE)
@@ -176,7 +212,8 @@ class Protocol:
 
     def _state(self, req, now_ms):
         out = merge(self.ctl.state(False))
-        out["plays"] = self.ctl.plays()  # a generator: written one by one, never joined
+        g = self.ctl.game  # the plays of this position and dice, listed as they are written
+        out["plays"] = _plays(g.position, g.dice, g.phase == 2 or g.phase == 3)  # MOVE, DONE
         return out
 
     def _leds(self, req, now_ms):
@@ -237,9 +274,6 @@ class Protocol:
     def _new(self, req, now_ms):
         return merge(outcome(self.ctl.new_game(now_ms)))
 
-    def _hint(self, req, now_ms):
-        return merge(outcome(self.ctl.show_hint(now_ms)))
-
     def _history(self, req, now_ms):
         # the turns and games as generators: written a piece at a time (link/jsonout.py)
         return merge(self.ctl.history_dict(False))
@@ -255,6 +289,16 @@ class Protocol:
         return {"ok": True, "repl": True}
 
 
+def _plays(position, dice, playing):
+    """The legal plays of `dice` in `position` in notation, one at a time: what the request
+    saw (position and dice are captured when it came), however late they are written."""
+    if playing:
+        from gammon.play import legal_plays
+
+        for play in legal_plays(position, dice):
+            yield str(play)
+
+
 _HANDLERS = {
     "hello": Protocol._hello,
     "state": Protocol._state,
@@ -265,7 +309,7 @@ _HANDLERS = {
     "undo": Protocol._undo,
     "new": Protocol._new,
     "history": Protocol._history,
-    "hint": Protocol._hint,
+    "hint": hint,
     "config": config,
     # the cube and resignations (link/requests.py; control/cube_actions.py)
     "double": cube,

@@ -87,3 +87,75 @@ def test_the_board_players_steps_are_events_and_requests_wait():
     assert kinds["step"] > 40 and kinds["roll"] > 20 and kinds["over"] == 1
     assert kinds["turn"] >= kinds["roll"] - 1 and "press" not in kinds
     fakes.done(ctl)
+
+
+class _Port:
+    """A host that reads all it is sent (the Outbox's port)."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def ready(self):
+        return True
+
+    def write(self, mv):
+        self.data += mv
+        return len(mv)
+
+
+def _replies(port):
+    import json
+
+    return [json.loads(t) for t in bytes(port.data).decode().split("\n")[:-1]]
+
+
+def test_the_hint_request_is_thought_out_a_slice_a_step_of_the_serial_task():
+    """With the serial task's Outbox the `hint` reply is thought out one slice a send (and
+    one a tick, as HINT held), never in one go; it is the reply the one-go hint gives. A
+    press before it is found drops it: the reply says so."""
+    from link.outbox import Outbox
+    from link.protocol import Protocol
+    from wire import INFO
+
+    proto, ctl, wire = make()
+    one(proto, wire, b'{"cmd":"roll","dice":[6,5],"id":2}\n')
+    port = _Port()
+    box = Outbox(port)
+    stepped = Protocol(ctl, INFO, box, 0)
+    ctl.emit = stepped.event
+    stepped.feed(b'{"cmd":"hint","id":3}\n', 0)
+    sends = 0
+    while not port.data:
+        assert box.pending() and not box.room()  # no request is read meanwhile
+        box.send()
+        sends += 1
+        assert sends < 10000
+    while box.pending():
+        box.send()
+    play = shared(weights_path()).choose(ctl.game.position, ctl.game.dice, "strong")
+    r = _replies(port)[0]
+    assert r == {"ok": True, "play": str(play), "steps": r["steps"], "id": 3}
+    assert len(r["steps"]) == 2 and sends > 3  # slices: the choice's, the order's, the light
+    assert ctl.hint is not None  # lit
+    ctl.press("p24", 10)  # the hint's lights go
+    # thought out by the controller's ticks as well: the same reply
+    port.data = bytearray()
+    stepped.feed(b'{"cmd":"hint","id":4}\n', 20)
+    now = 20
+    while box.pending():
+        now += 20
+        ctl.tick(now)
+        box.send()
+    r4 = _replies(port)
+    assert [x for x in r4 if "event" not in x] == [dict(r, id=4)]
+    ctl.press("p24", now)  # its lights go again; the checker on 24 is picked up
+    port.data = bytearray()
+    stepped.feed(b'{"cmd":"hint","id":5}\n', now)
+    box.send()
+    ctl.press("p24", now + 10)  # a press before it is found: dropped
+    while box.pending():
+        box.send()
+    got = [x for x in _replies(port) if "event" not in x]
+    assert got == [{"ok": False, "id": 5, "error": got[0]["error"]}]
+    assert got[0]["error"]["code"] == "wrong_phase" and ctl.hint is None
+    fakes.done(ctl)

@@ -16,7 +16,11 @@ class Wire:
         self.chunks = []
 
     def __call__(self, b):
-        self.chunks.append(bytes(b))
+        c = self.chunks
+        if c and len(c[-1]) < 128:  # a streamed line's small pieces kept a few together
+            c[-1] += b
+        else:
+            c.append(bytes(b))
 
     def take(self):
         """The JSON objects written since the last take: each line must be valid UTF-8 (the
