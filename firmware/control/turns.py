@@ -66,19 +66,20 @@ def apply_roll(ctl, dice, now):
     else:
         dice = dice or ctl.dice.roll()
         moved = g.roll(dice)
-    ctl.emit({"event": "roll", "player": player, "dice": list(dice), "opening": opening})
+    thrown = list(dice)  # one list for the events and the reply (a press allocates little)
+    ctl.emit({"event": "roll", "player": player, "dice": thrown, "opening": opening})
     v = ctl.view
     if not moved:
         ctl.set_shown(dice)
         v.blink_until = ticks_add(now, BLINK_MS) or 1
-        ctl.emit({"event": "nomove", "player": player, "dice": list(dice)})
+        ctl.emit({"event": "nomove", "player": player, "dice": thrown})
         ctl.emit({"event": "turn", "player": g.turn})
     v.rolling_until = ticks_add(now, ROLL_MS) or 1
     if g.phase == MOVE and ctl.settings.autoplay and g.turn_state.forced:
         if not ctl.by_board(player):  # the board plays its forced moves step by step
             ctl.emit_steps(g.play_forced(), player)
     ctl.changed(now)
-    return True, {"dice": list(dice), "player": player}
+    return True, {"dice": thrown, "player": player}
 
 
 def undo(ctl, now):

@@ -12,7 +12,7 @@ def check_dice(dice):
         raise ValueError("dice are two numbers: %r" % (dice,)) from None
     if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise ValueError("dice are whole numbers 1-6: %r" % (dice,))
-    return d1, d2
+    return dice if type(dice) is tuple else (d1, d2)  # a tuple checked again: no new one
 
 
 def die_order(dice, code):

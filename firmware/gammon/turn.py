@@ -8,13 +8,12 @@ from .position import Position
 
 
 class _Count:
-    """A CodeList for searches that keep no codes, only their number, length and the last
-    64 (movegen's searches write 64 codes a chunk): every chunk is this one, so a Turn's
-    searches, however many plays the dice have, allocate nothing."""
+    """A CodeList for searches that keep no codes, only their number (`n`), length and the
+    last 64 (movegen's searches write 64 codes a chunk): every chunk is this one, so a
+    Turn's searches, however many plays the dice have, allocate nothing."""
 
-    def __init__(self):
-        self.chunk = array("i", bytes(256))
-        self.n = 0
+    chunk = array("i", bytes(256))
+    n = 0
 
     def reset(self):
         self.n = 0
@@ -27,23 +26,29 @@ class _Count:
         self.chunk[self.n & 63] = code
         self.n += 1
 
-    def __len__(self):
-        return self.n
-
 
 # Made once for every Turn, one search at a time: what a new Turn's dice can play and, after
 # a step tried, whether the dice left still make a legal play.
 _count = _Count()
 
 
-def _point(src):
-    return src + 1  # index 24 (bar) is 25 in notation, like every point
+def _hop(step):
+    """A step (src index, die, hit) as (frm, to, hit) in notation numbers: a point's is its
+    index + 1 (the bar, 24, is 25), off is 0."""
+    src, die, hit = step
+    return (src + 1, max(src - die + 1, 0), hit)
 
 
 def _index(point):
     if not isinstance(point, int) or not 1 <= point <= 25:
         raise ValueError("not a point to move from: %r" % (point,))
     return point - 1
+
+
+def _turn_round(b):
+    """The 50-byte board `b` seen by the other player: its halves exchanged."""
+    for i in range(25):
+        b[i], b[i + 25] = b[i + 25], b[i]
 
 
 def _legal_step(b, src, die):
@@ -69,8 +74,8 @@ class Turn:
 
     A step is accepted only if the dice left can still complete a legal play after it,
     so the rules to use both dice and the larger die hold while the player moves.
-    The steps are kept as bytes and routes as small ints, so asking what can move, where
-    a checker goes and moving it allocate little (a press on the board).
+    Routes are small ints and the searches count into one chunk, so asking what can move,
+    where a checker goes and moving it allocate little (a press on the board).
     """
 
     def __init__(self, position, dice):
@@ -79,9 +84,8 @@ class Turn:
         d1, d2 = self.dice
         self._board = bytearray(position.key())
         self._left = [d1] * 4 if d1 == d2 else sorted(self.dice, reverse=True)
-        self._done = bytearray(12)  # per step entered: src index, die, hit
-        self._n = 0  # steps entered
-        n = len(play_codes(self._board, self.dice, _count))  # the board is left unchanged
+        self.done = []  # (src index, die, hit) per single step entered (read outside)
+        n = play_codes(self._board, self.dice, _count).n  # the board is left unchanged
         self.count = n  # distinct legal plays
         # One of them: every legal play has its length (steps); the only one when n is 1.
         self._first = _count.chunk[0] if n else 0
@@ -91,35 +95,28 @@ class Turn:
 
     @property
     def complete(self):
-        return self._n == self.length
+        return len(self.done) == self.length
 
     @property
     def remaining(self):
         return tuple(self._left) if not self.complete else ()
 
-    def _hop(self, i):
-        """Step i as (frm, to, hit) in notation numbers."""
-        d = self._done
-        src = d[3 * i]
-        return (_point(src), max(src - d[3 * i + 1] + 1, 0), d[3 * i + 2] == 1)
-
     @property
     def steps(self):
-        return tuple(self._hop(i) for i in range(self._n))
-
-    @property
-    def entered(self):
-        """How many single steps are entered."""
-        return self._n
-
-    def hop_points(self, i):
-        """Step i's from and to points (notation numbers), as two ints: no tuple made."""
-        src = self._done[3 * i]
-        return _point(src), max(src - self._done[3 * i + 1] + 1, 0)
+        return tuple(_hop(s) for s in self.done)
 
     @property
     def result(self):
         return Position(bytes(self._board))
+
+    def passed(self):
+        """The position after the steps, seen by the other player (the turn passes): made
+        from the board turned round in place and back, so only the Position is new."""
+        b = self._board
+        _turn_round(b)
+        p = Position(b)
+        _turn_round(b)
+        return p
 
     @property
     def forced(self):
@@ -130,7 +127,7 @@ class Turn:
             return False
         if not _legal_step(self._board, src, die):
             return False
-        need = self.length - self._n - 1
+        need = self.length - len(self.done) - 1
         if need == 0:
             return True
         hit = apply_step(self._board, src, die)
@@ -145,25 +142,21 @@ class Turn:
         return best >= need
 
     def _push(self, src, die):
-        hit = apply_step(self._board, src, die)
+        """Moves a checker from index `src` by `die`; the step (src, die, hit)."""
+        step = (src, die, apply_step(self._board, src, die))
         self._left.remove(die)
-        k = 3 * self._n
-        d = self._done
-        d[k] = src
-        d[k + 1] = die
-        d[k + 2] = 1 if hit else 0
-        self._n += 1
+        self.done.append(step)
+        return step
 
     def _pop(self):
-        self._n -= 1
-        k = 3 * self._n
-        d = self._done
-        src = d[k]
-        die = d[k + 1]
-        undo_step(self._board, src, die, d[k + 2])
+        """Takes back the last single step; its (src index, die, hit)."""
+        step = self.done.pop()
+        src, die, hit = step
+        undo_step(self._board, src, die, hit)
         left = self._left  # sorted high to low again: what it was before the step
         left.append(die)
         left.sort(reverse=True)
+        return step
 
     def movable(self):
         """Points (25 = bar) holding a checker that can start a legal step now."""
@@ -177,7 +170,7 @@ class Turn:
                     if die != prev:
                         prev = die
                         if self._ok(src, die):
-                            out.append(_point(src))
+                            out.append(src + 1)
                             break
         return out
 
@@ -235,28 +228,25 @@ class Turn:
         made = []
         for i in range(route >> 12):
             die = route >> 3 * i & 7
-            self._push(src, die)
-            made.append(self._hop(self._n - 1))
+            made.append(_hop(self._push(src, die)))
             src -= die
         return made
 
     def undo(self):
         """Takes back the last single step; returns it, or None at the start of the turn."""
-        if not self._n:
+        if not self.done:
             return None
-        hop = self._hop(self._n - 1)
-        self._pop()
-        return hop
+        return _hop(self._pop())
 
     def code(self):
         """The play code of the steps entered, comparable with legal_plays' codes."""
-        n = self._n
-        d = self._done
-        code = n << LEN_SHIFT
-        for i in range(n):
-            code |= (d[3 * i] + 1) << (5 * i) | d[3 * i + 2] << (HIT_SHIFT + i)
+        done = self.done
+        code = len(done) << LEN_SHIFT
+        for i in range(len(done)):
+            src, die, hit = done[i]
+            code |= (src + 1) << (5 * i) | (1 if hit else 0) << (HIT_SHIFT + i)
         d1, d2 = self.dice
-        if d1 != d2 and n and d[1] == min(d1, d2):
+        if d1 != d2 and done and done[0][1] == min(d1, d2):
             code |= 1 << ORDER_BIT
         return code
 
@@ -267,11 +257,10 @@ class Turn:
 
     def play_forced(self):
         """Plays the only legal play, if there is exactly one; returns the steps made."""
-        if self.count != 1 or self._n:
+        if self.count != 1 or self.done:
             return []
         made = []
         order = die_order(self.dice, self._first)
         for i in range(self.length):
-            self._push((self._first >> (5 * i) & 31) - 1, order[i])
-            made.append(self._hop(i))
+            made.append(_hop(self._push((self._first >> (5 * i) & 31) - 1, order[i])))
         return made

@@ -3,12 +3,12 @@
 # by model/savetext.py and read back by model/savefile.py, which imports this module.
 from array import array
 
-from gammon.play import check_dice, legal_plays
+from gammon.play import check_dice
 from gammon.position import Position
 from gammon.turn import Turn
 from kernels.compat import const
 
-from model.savetext import FULL, PLAIN, pieces, save_text
+from model.savetext import PLAIN, pieces
 
 OPENING = const(0)  # waiting for the opening roll
 ROLL = const(1)  # waiting for `turn` to roll
@@ -181,7 +181,7 @@ class Game:
         self.dice = dice
         if t.length == 0:
             self._record(0)
-            self._pass(self.position)
+            self._pass(self.position.swap())
             return False
         self.turn_state = t
         self.phase = MOVE
@@ -194,10 +194,11 @@ class Game:
         self._free()
         t = self.turn_state
         self._record(t.code())
-        self._pass(t.result)
+        self._pass(t.passed())
 
     def _pass(self, position):
-        self.position = position.swap()
+        """The dice to the other player, who sees `position`."""
+        self.position = position
         self.turn ^= 1
         self.dice = None
         self.turn_state = None
@@ -212,7 +213,11 @@ class Game:
             raise ValueError("no move to make now")
         self._free()
         t = self.turn_state
-        made = t.step(frm, to)
+        return self._made(t.step(frm, to))
+
+    def _made(self, made):
+        """After the steps `made`: the play complete (DONE), or the game won (OVER)."""
+        t = self.turn_state
         if t.complete:
             outcome = t.result.outcome()
             if outcome:
@@ -231,18 +236,15 @@ class Game:
     def play_forced(self):
         """Plays the only legal play, if the turn has one and nothing is entered yet."""
         t = self.turn_state
-        if self.phase != MOVE or not t.forced or t.steps or (self.mp and self.mp.match.offer):
+        if self.phase != MOVE or not t.forced or t.done or (self.mp and self.mp.match.offer):
             return []
-        made = []
-        for frm, to, _ in legal_plays(self.position, self.dice)[0].steps:
-            made += self.step(frm, to)
-        return made
+        return self._made(t.play_forced())
 
     def undo(self):
         """Takes back the last step of this turn (also a finished or winning play)."""
         t = self.turn_state
         mp = self.mp
-        if self.phase not in (MOVE, DONE, OVER) or not t or not t.steps or (
+        if self.phase not in (MOVE, DONE, OVER) or not t or not t.done or (
                 mp and mp.match.offer):
             return None
         if self.phase == OVER:
@@ -258,13 +260,16 @@ class Game:
         return t.undo()
 
     # The save format (model/savetext.py writes it): replayed and checked when loaded.
-    def chunks(self, full=FULL):
-        """The save in pieces of about `full` bytes, each good until the next is made
-        (savetext.Out.piece): what the board writes to flash, building no string."""
+    def chunks(self, full=None):
+        """The save in pieces of about `full` bytes (by default savetext.FULL), each good
+        only until the next is made: what the board writes to flash, building no string."""
         return pieces(self, full)
 
     def save_text(self):
         """The whole save text in one string (tests, hosts; the board writes chunks)."""
-        return save_text(self)
+        out = []
+        for p in pieces(self):  # a piece is a str, or bytes of the save buffer
+            out.append(p if isinstance(p, str) else str(p, "ascii"))
+        return "".join(out)
 
     to_json = save_text

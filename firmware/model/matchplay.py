@@ -12,7 +12,6 @@ _MOVE = const(2)
 _DONE = const(3)
 _OVER = const(4)
 _SLOTS = const(4096)  # an action's slot (2 a turn) is written in 3 hex digits
-_HEX = b"0123456789abcdef"
 # The cube actions and resignations of the record (model/past.py's ACTIONS names them;
 # A_RESIGN + value - 1 is a resignation of 1-3).
 A_DOUBLE = const(1)
@@ -127,49 +126,20 @@ class MatchPlay:
         g = self.games
         return g[0].before + (g[0].number,) if g else self.before + (self.match.game_number,)
 
-    def chunks(self, o):
-        """The save's part of the match, after the game's terms and score, written into
-        `o` (model/savetext.py's Out), which hands on its pieces."""
+    def chunks(self):
+        """The save's part of the match, after the game's terms and score."""
         m = self.match
-        o.lit(b',"cb":[')
-        o.num(m.cube)
-        o.lit(b",")
-        o.num(m.owner)
-        o.lit(b'],"x":[')
-        o.num(m.offer)
-        o.lit(b",")
-        o.num(m.offer_by)
-        o.lit(b",")
-        o.num(m.offer_value)
-        o.lit(b",")
-        o.num(m.crawford)
-        o.lit(b",")
-        o.num(m.post_crawford)
-        o.lit(b'],"a":"')
-        buf = o.buf
-        for a in self.acts:  # 5 characters: slot in 3 hex digits, action, player
-            if o.n > o.full:
-                yield o.piece()
-            n = o.n
-            for d in range(3):
-                buf[n + 2 - d] = _HEX[a >> 5 + 4 * d & 15]
-            buf[n + 3] = 48 + (a >> 1 & 15)
-            buf[n + 4] = 48 + (a & 1)
-            o.n = n + 5
-        if o.n > o.full:
-            yield o.piece()
-        o.lit(b'","b":[')
-        b = self.base()
-        for i in range(5):
-            if i:
-                o.lit(b",")
-            o.num(b[i])
-        o.lit(b'],"g":[')
+        yield ',"cb":[%d,%d],"x":[%d,%d,%d,%d,%d],"a":"' % (
+            m.cube, m.owner, m.offer, m.offer_by, m.offer_value, m.crawford, m.post_crawford,
+        )
+        for a in self.acts:
+            yield "%03x%d%d" % (a >> 5, (a >> 1) & 15, a & 1)
+        yield '","b":[%d,%d,%d,%d,%d],"g":[' % self.base()
         if self.games:
             from model.past import chunks
 
-            yield from chunks(self.games, o)
-        o.lit(b"]")
+            yield from chunks(self.games)
+        yield "]"
 
     def match_id(self, turn, dice):
         """gnubg's Match ID (a money score is written modulo 2^15, as its 15 bits hold)."""

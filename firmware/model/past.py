@@ -70,40 +70,22 @@ def trim(games):
                 p.record = None
 
 
-def chunks(games, o):
-    """The save's list of finished games, written into `o` (model/savetext.py's Out);
-    each game's record and actions, already text, go as pieces of their own."""
-    for i in range(len(games)):
-        p = games[i]
-        if o.n > o.full:
-            yield o.piece()
-        o.lit(b",[" if i else b"[")
-        o.pair(p.opening)
-        if p.start:
-            o.lit(b',["')
-            if o.n:
-                yield o.piece()
-            yield p.start[0]
-            o.lit(b'",')
-            o.num(p.start[1])
-            o.lit(b"],")
+def chunks(games):
+    """The save's list of finished games, a few pieces each: a record is a piece of its
+    own, as it is kept (not copied into a longer string)."""
+    sep = ""
+    for p in games:
+        yield '%s[%s,%s,%d,' % (
+            sep,
+            "[%d,%d]" % tuple(p.opening) if p.opening else "null",
+            '["%s",%d]' % p.start if p.start else "null",
+            p.first,
+        )
+        if p.record is None:
+            yield "null"
         else:
-            o.lit(b",null,")
-        o.num(p.first)
-        if p.record is not None:
-            o.lit(b',"')
-            yield o.piece()
+            yield '"'
             yield p.record
-            o.lit(b'","')
-        else:
-            o.lit(b',null,"')
-        if p.acts:
-            yield o.piece()
-            yield p.acts
-        o.lit(b'",')
-        o.num(p.how)
-        o.lit(b",")
-        o.num(p.winner)
-        o.lit(b",")
-        o.num(p.result)
-        o.lit(b"]")
+            yield '"'
+        yield ',"%s",%d,%d,%d]' % (p.acts, p.how, p.winner, p.result)
+        sep = ","

@@ -1,206 +1,162 @@
 # The save text of a game (model/savefile.py reads it back), written a few hundred bytes at a
 # time into one buffer made at start-up: a press's save builds no string, tuple or list.
-from kernels.compat import MICROPY, const
+# (Few globals and no const(): a module's names are a table in the heap.)
+from kernels.compat import MICROPY
 
-VERSION = const(2)
+VERSION = 2
 PLAIN = (0, False, True)  # model/game.py's PLAIN: cubeless money play
-_SIZE = const(320)
-FULL = const(256)  # a piece goes out once this much is written (every field is < 64 bytes)
-_HEX = b"0123456789abcdef"
-_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+FULL = 192  # a piece goes out once this much is written (no field has 64 bytes)
+# hex digits (0-15), then base64's (16-79)
+_DIGITS = b"0123456789abcdefABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+# The save: its text with a byte under 32 where a value goes, in pieces(): 2-6, 8, 9, 15 and
+# 17 the Game's attribute _NAMES names (a winner or result of None: -1, 0), 7 the steps,
+# 10 the position's ID, 11-14 a set-up game's start (only for one), 16 the record, 18 the
+# score, 19 the match's part.
+_T = (b'{"v":\x01,"n":\x02,"ph":\x03,"t":\x04,"o":\x05,"d":\x06,"s":[\x07],"w":\x08,"r":\x09,'
+      b'"id":"\x0a"\x0b,"st":["\x0c",\x0d]\x0e,"f":\x0f,"h":"\x10","m":\x11,"sc":\x12\x13}')
+_NAMES = (None, None, "game_number", "phase", "turn", "opening", "dice", None, "winner",
+          "result", None, None, None, None, None, "first", None, "terms")
+_buf = bytearray(FULL + 64)  # made once: one save at a time
+_mv = memoryview(_buf)
 
 
-class Out:
-    """The save being written: bytes into `buf`, handed on as a piece when `full`."""
+def _piece(n):
+    """The first n bytes written, as a piece: good until the next is made. MicroPython's
+    files take the buffer itself; CPython's text files take only str."""
+    return _mv[:n] if MICROPY else str(_buf[:n], "ascii")
 
-    def __init__(self):
-        self.buf = bytearray(_SIZE)
-        self.mv = memoryview(self.buf)
-        self.key = bytearray(10)  # a Position ID's 80 bits
-        self.n = 0
-        self.full = FULL
 
-    def piece(self):
-        """What is written so far, and the buffer emptied. A piece is good until the
-        next is made: MicroPython's files take the buffer itself; CPython's text files
-        take only str."""
-        n = self.n
-        self.n = 0
-        return self.mv[:n] if MICROPY else str(self.mv[:n], "ascii")
-
-    def lit(self, b):
-        """Bytes `b` (a constant: no slice made)."""
-        buf = self.buf
-        n = self.n
-        for i in range(len(b)):
-            buf[n + i] = b[i]
-        self.n = n + len(b)
-
-    def num(self, v):
-        """The decimal digits of int `v` (a bool as 0 or 1, as "%d" writes it)."""
-        buf = self.buf
-        n = self.n
-        v = int(v)
-        if v < 0:
-            buf[n] = 45  # "-"
+def _put(n, v):
+    """Writes `v` at _buf[n] (bytes as they are, an int as "%d" writes it, a bool as 0 or
+    1, a tuple or list as [a,b,...], None as null); the end."""
+    buf = _buf
+    if v is None:
+        v = b"null"
+    t = type(v)  # (MicroPython's bool is no int subclass: no isinstance(v, int))
+    if t is bytes:
+        for c in v:
+            buf[n] = c
             n += 1
-            v = -v
-        k = n
-        while True:
-            buf[k] = 48 + v % 10
-            v //= 10
-            k += 1
-            if not v:
-                break
-        self.n = k
+        return n
+    if t is tuple or t is list:  # (a tuple of types would be made at every call)
+        c = 91  # [
+        for x in v:
+            buf[n] = c
+            n = _put(n + 1, x)
+            c = 44  # ,
+        buf[n] = 93  # ]
+        return n + 1
+    v = int(v)
+    if v < 0:
+        buf[n] = 45  # -
+        n += 1
+        v = -v
+    k = n
+    while True:
+        buf[k] = 48 + v % 10
+        v //= 10
+        k += 1
+        if not v:
+            break
+    end = k
+    k -= 1
+    while n < k:  # the digits came last first
+        buf[n], buf[k] = buf[k], buf[n]
+        n += 1
         k -= 1
-        while n < k:  # the digits came last first
-            buf[n], buf[k] = buf[k], buf[n]
-            n += 1
-            k -= 1
+    return end
 
-    def pair(self, p):
-        """[a,b] of the two numbers of `p`, or null."""
-        if p:
-            self.lit(b"[")
-            self.num(p[0])
-            self.lit(b",")
-            self.num(p[1])
-            self.lit(b"]")
-        else:
-            self.lit(b"null")
 
-    def pid(self, b):
-        """gnubg's Position ID of the 50 bytes `b` (gammon.position's layout), as
-        Position.position_id() writes it: 80 bits in base64, 14 characters."""
-        key = self.key
-        for i in range(10):
-            key[i] = 0
-        bit = 0
-        for side in (25, 0):  # the player not on roll comes first
-            for i in range(25):
-                for _ in range(b[side + i]):  # that many 1-bits, then a 0-bit
-                    key[bit >> 3] |= 1 << (bit & 7)
-                    bit += 1
-                bit += 1
-        buf = self.buf
-        n = self.n
-        for i in range(0, 10, 3):  # 3 bytes, 4 characters; the last byte alone, 2
-            v = key[i] << 16
-            if i < 9:
-                v |= key[i + 1] << 8 | key[i + 2]
+def _pid(n, b):
+    """Writes gnubg's Position ID of the 50 bytes `b` (gammon.position's layout) as
+    Position.position_id() does, 80 bits in 14 characters of base64; the end."""
+    i = 0  # the point (0-49, the player not on roll first) whose bits come next
+    c = b[25]  # its checkers still to write
+    v = 0  # the bits of a group of 3 bytes (least significant first in each byte)
+    for j in range(80):  # a 1-bit a checker, a 0-bit after each point; zeros to the end
+        if i < 50 and c:
+            v |= 1 << (16 - (j % 24 & ~7) + (j & 7))
+            c -= 1
+        elif i < 50:
+            i += 1
+            c = b[(i + 25) % 50] if i < 50 else 0
+        if j % 24 == 23 or j == 79:  # 4 characters; of the last byte's, 2 count
             for s in (18, 12, 6, 0):
-                buf[n] = _B64[v >> s & 63]
+                _buf[n] = _DIGITS[16 + (v >> s & 63)]
                 n += 1
-        self.n = n - 2
-
-    def hex7(self, c):
-        """Play code `c` in 7 hex digits."""
-        buf = self.buf
-        n = self.n
-        for d in range(7):
-            buf[n + 6 - d] = _HEX[c & 15]
-            c >>= 4
-        self.n = n + 7
+            v = 0
+    return n - 2
 
 
-_out = Out()  # made once: one save at a time
+def _field(n, g, c):
+    """Writes the value of marker c (not 7, 11, 14, 16 or 19); the end."""
+    if c == 10 or c == 12:
+        return _pid(n, g.position.key() if c == 10 else g.start[0].key())
+    if c == 13:
+        return _put(n, g.start[1])
+    if c == 18:
+        return _put(n, g.mp.match.score if g.mp else g.plain)
+    v = getattr(g, _NAMES[c]) if c > 1 else VERSION
+    if v is None and c > 7:
+        v = -1 if c == 8 else 0
+    return _put(n, v)
 
 
-def pieces(g, full=FULL):
-    """Game `g`'s save as pieces of about `full` bytes or fewer (see Out.piece), and a
-    finished game's record (a str) as a piece of its own, in a match."""
-    o = _out
-    o.n = 0
-    o.full = full
-    o.lit(b'{"v":')
-    o.num(VERSION)
-    o.lit(b',"n":')
-    o.num(g.game_number)
-    o.lit(b',"ph":')
-    o.num(g.phase)
-    o.lit(b',"t":')
-    o.num(g.turn)
-    o.lit(b',"o":')
-    o.pair(g.opening)
-    o.lit(b',"d":')
-    o.pair(g.dice)
-    o.lit(b',"s":[')
-    t = g.turn_state
-    for i in range(t.entered if t else 0):
-        if o.n > o.full:
-            yield o.piece()
-        frm, to = t.hop_points(i)
-        if i:
-            o.lit(b",")
-        o.lit(b"[")
-        o.num(frm)
-        o.lit(b",")
-        o.num(to)
-        o.lit(b"]")
-    if o.n > o.full:
-        yield o.piece()
-    o.lit(b'],"w":')
-    o.num(-1 if g.winner is None else g.winner)
-    o.lit(b',"r":')
-    o.num(g.result or 0)
-    o.lit(b',"id":"')
-    o.pid(g.position.key())
-    o.lit(b'"')
-    if g.start:
-        if o.n > o.full:
-            yield o.piece()
-        o.lit(b',"st":["')
-        o.pid(g.start[0].key())
-        o.lit(b'",')
-        o.num(g.start[1])
-        o.lit(b"]")
-    # The record: 9 characters a turn, d1 d2 and the play code in 7 hex digits; the cube
-    # actions and resignations 5 each: slot in 3 hex digits, action, player.
-    o.lit(b',"f":')
-    o.num(g.first)
-    o.lit(b',"h":"')
-    rolls = g.rolls
-    codes = g.codes
-    buf = o.buf
-    for j in range(len(codes)):
-        if o.n > o.full:
-            yield o.piece()
-        r = rolls[j]
-        buf[o.n] = 48 + (r >> 3)
-        buf[o.n + 1] = 48 + (r & 7)
-        o.n += 2
-        o.hex7(codes[j])
-    if o.n > o.full:
-        yield o.piece()
-    t = g.terms
-    mp = g.mp
-    p = g.plain if not mp else mp.match.score
-    o.lit(b'","m":[')
-    o.num(t[0])
-    o.lit(b",")
-    o.num(t[1])
-    o.lit(b",")
-    o.num(t[2])
-    o.lit(b'],"sc":[')
-    o.num(p[0])
-    o.lit(b",")
-    o.num(p[1])
-    o.lit(b"]")
-    if mp and (mp.acts or t != PLAIN):  # the cube, offer, actions, past
-        yield from mp.chunks(o)
-    o.lit(b"}")
-    yield o.piece()
+def _item(n, g, c, i):
+    """Writes step i of the turn ([from,to]; c 7) or turn i of the record (c 16: 9
+    characters, d1 d2 and the play code in 7 hex digits); the end."""
+    buf = _buf
+    if c == 7:
+        src, die, _ = g.turn_state.done[i]
+        n = _put(n, b",[" if i else b"[")
+        n = _put(n, src + 1)
+        buf[n] = 44  # ,
+        n = _put(n + 1, max(src - die + 1, 0))
+        buf[n] = 93  # ]
+        return n + 1
+    r = g.rolls[i]
+    buf[n] = 48 + (r >> 3)
+    buf[n + 1] = 48 + (r & 7)
+    v = g.codes[i]
+    for d in range(8, 1, -1):
+        buf[n + d] = _DIGITS[v & 15]
+        v >>= 4
+    return n + 9
 
 
-def text(piece):
-    """A piece as a str (it is good only until the next piece is made)."""
-    return piece if isinstance(piece, str) else str(piece, "ascii")
-
-
-def save_text(g):
-    """The whole save text of game `g` in one string (tests, hosts)."""
-    out = []
-    for p in pieces(g):
-        out.append(text(p))
-    return "".join(out)
+def pieces(g, full=None):
+    """Game `g`'s save in pieces of about `full` bytes or fewer (FULL by default; see
+    _piece), and in a match its part's pieces (str: model/matchplay.py's). A generator
+    with few names: its frame is a heap block, made at every save."""
+    full = FULL if full is None else full
+    n = 0
+    skip = False
+    for c in _T:
+        if skip:  # a set-up game's start, for a game that has none
+            skip = c != 14
+            continue
+        if n > full:
+            yield _piece(n)
+            n = 0
+        if c > 31:
+            _buf[n] = c
+            n += 1
+        elif c == 7 or c == 16:  # the steps of the turn so far, the record
+            t = g.turn_state
+            k = len(g.codes) if c == 16 else len(t.done) if t else 0
+            for i in range(k):
+                if n > full:
+                    yield _piece(n)
+                    n = 0
+                n = _item(n, g, c, i)
+        elif c == 11:
+            skip = not g.start
+        elif c == 19:
+            if g.mp and (g.mp.acts or g.terms != PLAIN):  # the cube, offer, actions, past
+                if n:
+                    yield _piece(n)
+                    n = 0
+                yield from g.mp.chunks()
+        elif c != 14:
+            n = _field(n, g, c)
+    yield _piece(n)

@@ -9,7 +9,7 @@ from gammon.matchid import decode, encode
 from hw.storage import MAX_SAVE
 from model.game import DONE, MOVE, OPENING, OVER, ROLL, Game
 from model.past import MAX_GAMES, RECORD_ROOM, Past, trim
-from model.savetext import FULL, text
+from model.savetext import FULL
 from positions import pos, raises
 
 LAST = {1: 1}
@@ -232,7 +232,12 @@ def test_a_match_cut_after_every_action_ends_as_one_never_cut():
         gc.collect()
 
 
-def _pieces(g, full=FULL):
+def text(piece):
+    """A save piece as a str: a str, or bytes of the save buffer (MicroPython)."""
+    return piece if isinstance(piece, str) else str(piece, "ascii")
+
+
+def _pieces(g, full=None):
     """Game `g`'s save pieces as str, each copied before the next is made (a piece is the
     save buffer itself on MicroPython)."""
     return [text(p) for p in g.chunks(full)]
