@@ -14,11 +14,7 @@ _STREAM_OVER = const(48)  # lists longer than this are written item by item
 _MAX_ID = const(0x3FFFFFFF)
 
 
-def _gen():
-    yield
-
-
-_GENERATOR = type(_gen())
+_GENERATOR = type((lambda: (yield))())
 _END = object()
 _CUT = object()  # a piece ends here (before an item read from a generator)
 _SEQ = (list, tuple)  # made once: a tuple written in a call is built at every call
@@ -52,6 +48,9 @@ def streams(v):
     if isinstance(v, _SEQ):
         return len(v) > _STREAM_OVER
     if isinstance(v, dict):
+        for k in v:  # a listing among its own values first (state's plays): no walk then
+            if type(v[k]) is _GENERATOR:
+                return True
         for k in v:
             if streams(v[k]):
                 return True
@@ -158,6 +157,7 @@ def _object(d, nest, sep, top=False):
         for k in d:
             (late if streams(d[k]) else keys).append(k)
         keys += late
+        yield _CUT  # the first piece is the line's start alone: its fields sorted out
     sep = b""
     for k in keys:
         key = _utf8(_dumps(k))

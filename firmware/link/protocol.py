@@ -10,9 +10,9 @@ import json
 from kernels.compat import const
 from kernels.textcheck import bad_at
 
-from link.jsonout import encode, write_json
+from link.jsonout import write_json
 from link.lines import MAX_LINE, LineReader, guess_id
-from link.requests import BadRequest, config, cube, hint, is_int, merge, outcome
+from link.requests import BadRequest, config, cube, is_int, merge, outcome
 
 PROTOCOL = const(1)
 FIRMWARE = "0.1.0"
@@ -104,52 +104,18 @@ class Protocol:
                 rid = None
                 raise BadRequest("bad_args", "id: an integer or a short string")
             reply = self.handle(req, now_ms)
-            if not isinstance(reply, dict):  # thought out in slices (`hint`): sent when found
-                self._later(reply, rid)
+            if reply is None:  # sent later, once thought out (`hint`: link/hint_reply.py)
                 return
         except BadRequest as exc:
-            reply = self._error(exc.code, exc.message)
+            reply = self.error(exc.code, exc.message)
         except Exception as exc:  # never expected: the board keeps running
-            reply = self._error("internal", repr(exc)[:80])
+            reply = self.error("internal", repr(exc)[:80])
         if rid is not None:
             reply["id"] = rid
         self.send(reply, True)
 
-    def _later(self, slices, rid):
-        """A reply that the generator `slices` thinks out, one slice a step, yielding None
-        until it yields the reply: queued at once as a line whose pieces come once it is
-        found (one slice a send of the writer), or, without an Outbox, found now."""
-        line = self._thought(slices, rid)
-        if self.outbox is None:
-            for piece in line:
-                if piece:
-                    self.write(piece)
-        elif not self.outbox.put_line(line, True):
-            slices.close()  # dropped (no room): no more thinking for it
-
-    def _thought(self, slices, rid):
-        reply = None
-        try:
-            for reply in slices:
-                if reply is not None:
-                    break
-                yield b""
-        except BadRequest as exc:
-            reply = self._error(exc.code, exc.message)
-        except Exception as exc:  # never expected: the board keeps running
-            reply = self._error("internal", repr(exc)[:80])
-        if reply is None:
-            reply = self._error("internal", "no reply")
-        if rid is not None:
-            reply["id"] = rid
-        line = encode(reply)
-        if isinstance(line, bytes):
-            yield line
-        else:
-            yield from line
-
     def _too_long(self, buf, now_ms):
-        reply = self._error("too_long", "a line is at most %d bytes" % MAX_LINE)
+        reply = self.error("too_long", "a line is at most %d bytes" % MAX_LINE)
         rid = guess_id(buf, MAX_LINE)
         if rid is not None:
             reply["id"] = rid
@@ -165,7 +131,8 @@ class Protocol:
             if self.stop:
                 self.stop()
 
-    def _error(self, code, message):
+    def error(self, code, message):
+        """An error reply (counted)."""
         self.errors += 1
         return {"ok": False, "error": {"code": code, "message": message}}
 
@@ -289,6 +256,12 @@ class Protocol:
         return {"ok": True, "repl": True}
 
 
+def _hint(proto, req, now_ms):
+    from link.hint_reply import hint  # loaded when first asked (heap)
+
+    return hint(proto, req, now_ms)
+
+
 def _plays(position, dice, playing):
     """The legal plays of `dice` in `position` in notation, one at a time: what the request
     saw (position and dice are captured when it came), however late they are written."""
@@ -309,7 +282,7 @@ _HANDLERS = {
     "undo": Protocol._undo,
     "new": Protocol._new,
     "history": Protocol._history,
-    "hint": hint,
+    "hint": _hint,
     "config": config,
     # the cube and resignations (link/requests.py; control/cube_actions.py)
     "double": cube,

@@ -1,6 +1,6 @@
-# The protocol's error replies and result handling, and the requests that take more than a
-# line: `config` (all changes or none), the cube's (double, take, drop, resign, accept,
-# reject: control/cube_actions.py, imported only when one comes) and `hint` (in slices).
+# The protocol's error replies and result handling, and the requests that take more checking
+# than a line: `config` (all changes or none) and the cube's (double, take, drop, resign,
+# accept, reject: control/cube_actions.py, imported only when one comes).
 from model.settings import Settings
 
 
@@ -73,29 +73,3 @@ def cube(proto, req, now_ms):
     from control.cube_actions import act
 
     return merge(outcome(act(proto.ctl, kind, now_ms, value)))
-
-
-def hint(proto, req, now_ms):
-    """`hint`: the cube's advice at once, else the play thought out in slices as HINT held
-    (control/hint.py through Controller.start_hint): a generator of one slice a step
-    (None) and then the reply, so the loop is never held by it (Protocol._later)."""
-    ctl = proto.ctl
-    outcome(ctl.start_hint(now_ms))
-    h = ctl.hinting
-    if h.result is not None:  # the cube's advice, known at once
-        return merge(h.result)
-    return _slices(proto, ctl, h)
-
-
-def _slices(proto, ctl, h):
-    while h.result is None:
-        # the controller's tick thinks it too (a slice a frame), and drops it when a press
-        # or a change of the game comes first
-        if ctl.hinting is not h or h.step(ctl, proto.now):
-            if h.result is None:
-                if getattr(h, "plan", 1) is None:  # its error event is out: the player failed
-                    raise BadRequest("no_player", "no hint: the board's player failed")
-                raise BadRequest("wrong_phase", "the hint was dropped: the play changed")
-            break
-        yield None
-    yield merge(h.result)
