@@ -42,6 +42,7 @@ class Outbox:
         self.count = 0  # entries waiting
         self.nstreams = 0
         self.chunk = None  # the piece of a streamed line being written
+        self.thinking = False  # the last send found a reply still thought out: come back now
         self.off = 0
         self.lost_events = 0  # dropped since the last report
         self.lost_replies = 0
@@ -109,6 +110,7 @@ class Outbox:
     def send(self):
         """Writes the next piece (at most PIECE bytes) of the first line if the port takes it
         now; returns the bytes written. Call it when the port is ready."""
+        self.thinking = False
         if not self.count:
             return 0
         i = self.first
@@ -134,6 +136,7 @@ class Outbox:
             k = len(chunk) - self.off
             if not k:  # an empty piece: nothing yet (a reply still thought out), ask later
                 self.chunk = None
+                self.thinking = True
                 return 0
             if k > self.piece:
                 k = self.piece

@@ -77,7 +77,8 @@ async def drain(outbox):
             sent = 0
             while sent < _BURST and outbox.pending() and port.ready() and outbox.send():
                 sent += 1
-            await sleep_ms(0 if sent else _WAIT_MS)
+            # a reply still thought out (`hint`) gets its next slice at the next round
+            await sleep_ms(0 if sent or outbox.thinking else _WAIT_MS)
     except OSError:  # the port is gone
         outbox.clear()
     finally:
