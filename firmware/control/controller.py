@@ -1,17 +1,16 @@
 # Buttons and remote commands -> Game: roll, move, undo, new game, settings, the cube, the
 # board's own player and HINT; owns the selection, the menu's place, the cube page and the
-# dice entry, fills the View (display/fill.py), saves, emits events. Every field here is
-# written here only: the modules it uses (buttons: what a press means; turns: ROLL, the
-# throw, UNDO; menu, dice_entry, cube_page, remote, report, sides, hint and the board's
-# player) read it, ask through its methods or return values it keeps. All but buttons and
-# turns are imported when first needed, so a board played by people with buttons and
-# electronic dice never loads them (heap); none of them imports this module.
+# dice entry, fills the View (display/fill.py), emits events; its Saver says when the game is
+# written. Its fields are written here only: the modules it uses read them, ask through its
+# methods or return values it keeps. All but buttons, turns and saver are imported when
+# first needed (heap: a game of people with buttons and electronic dice never loads them).
 from display import fill
 from display.view import View
 from model.game import DONE, MOVE, OPENING, OVER
 
 from control import buttons, turns
 from control.refusal import fail
+from control.saver import FRAME, NEXT, NOW, Saver
 
 
 def _drop(event):
@@ -36,11 +35,7 @@ class Controller:
         self.boot_error = None  # a message when the save was found corrupt at boot
         self.entry = None  # dice_entry.Entry while physical dice are being entered
         self.menu_item = -1  # -1: the menu is closed
-        self.save_size = 0  # bytes of the last game save
-        # Around the app's button presses (press(frame_first=True)) the new frame comes first
-        # and the save follows within one frame (flush); commands from elsewhere save at once.
-        self.defer_save = False
-        self.unsaved = False
+        self.saver = Saver(game, store, self.emit)
         self.sel = -1  # the selected point (mover's numbers), -1 none
         self.dests = {}  # its destinations: {to: dice}
         self.movable = []  # points (mover's numbers) whose checker can move
@@ -60,36 +55,32 @@ class Controller:
         """A button event from the input layer or the protocol; never raises; buttons.route
         hands it on. `frame_first` (the app's buttons): the save waits for the next frame."""
         self.emit({"event": "press", "button": name})
-        self.defer_save = frame_first
         self.hinting = None  # a press cancels a hint still being thought out
-        try:
-            if self.hint:  # shown until the next press
-                self.hint = None
-                self.refresh(now_ms)
-            self.hint_ready = name == "ROLL" and self.game.phase == MOVE
-            buttons.route(self, name, now_ms)
-        except Exception as exc:  # a bug must not stop the board: report it, keep going
-            fail(self, "internal", repr(exc), name, -1, now_ms)
-            self.turn_changed(now_ms)
-        self.defer_save = False
+        self._guarded(Controller._route, name, now_ms, frame_first)
+
+    def _route(self, name, now_ms):
+        if self.hint:  # shown until the next press
+            self.hint = None
+            self.refresh(now_ms)
+        self.hint_ready = name == "ROLL" and self.game.phase == MOVE
+        buttons.route(self, name, now_ms)
 
     def long_press(self, name, now_ms, frame_first=False):
-        """A key held 800 ms: ROLL held during a person's play is HINT; MENU held in the
-        minimal layout is the cube page (a double or a resignation, also in cubeless money
-        play, where MENU alone opens the settings). Never raises."""
-        self.defer_save = frame_first
-        try:
-            if name == "ROLL" and self.hint_ready:  # its press was refused: play not done
-                self.start_hint(now_ms)
-            elif name == "MENU" and self.layout == "minimal" and self.menu_item == 0:
-                from control import cube_page  # its press opened the menu: closed again
+        """A key held 800 ms (held.py: HINT, the cube page); never raises."""
+        from control.held import held
 
-                self.emit({"event": "menu", "item": None})
-                self.open_menu(-1, now_ms)
-                cube_page.open_page(self, name, now_ms)
+        self._guarded(held, name, now_ms, frame_first)
+
+    def _guarded(self, route, name, now_ms, frame_first):
+        """route(self, name, now_ms), its save after the frame if `frame_first`; a bug in it
+        must not stop the board: reported, and the board goes on."""
+        self.saver.defer(FRAME if frame_first else NOW)
+        try:
+            route(self, name, now_ms)
         except Exception as exc:
             fail(self, "internal", repr(exc), name, -1, now_ms)
-        self.defer_save = False
+            self.turn_changed(now_ms)
+        self.saver.defer(NOW)
 
     # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
     def roll(self, now_ms, dice=None):
@@ -125,9 +116,9 @@ class Controller:
         self.shown = dice
 
     def configure(self, key, value, now_ms=0):
-        """One setting (the menu, `config`); (False, bad_args) for a bad key or value,
-        nothing changed. Checked, saved and announced by menu.configure; the dice entry
-        ends with physical dice off, the board's player joins or leaves."""
+        """One setting (the menu, `config`), checked, saved and announced by menu.configure
+        ((False, bad_args): nothing changed); then the dice entry ends with physical dice
+        off, the board's player joins or leaves."""
         from control import menu
 
         ok, out = menu.configure(self, key, value)
@@ -149,9 +140,9 @@ class Controller:
 
     def player_failed(self, side, message, now_ms):
         """The board's player failed while playing `side` (autoplay.py): sides.failed."""
-        from control import sides
+        from control.sides import failed
 
-        sides.failed(self, side, message, now_ms)
+        failed(self, side, message, now_ms)
 
     def by_board(self, player):
         """Whether the board plays side `player` (0 or 1)."""
@@ -168,12 +159,6 @@ class Controller:
             return self.by_board(0) and self.by_board(1)
         return g.phase != OVER and self.by_board(g.turn)
 
-    def show_hint(self, now_ms):
-        """HINT (hint.py): (ok, {"play", "steps"}) or (False, wrong_phase or no_player)."""
-        from control import hint
-
-        return hint.hint(self, now_ms)
-
     def start_hint(self, now_ms):
         """HINT held: thought out a slice a tick (hint.py), lit when done; (ok, error)."""
         from control import hint
@@ -186,10 +171,8 @@ class Controller:
 
     def set_hint(self, masks, now_ms):
         """HINT's lights, (sources, destinations) masks, until the next press (autoplay)."""
-        self.sel = -1
-        self.dests = {}
         self.hint = masks
-        self.refresh(now_ms)
+        self.select(-1, now_ms)
 
     def set_pace(self, ms):
         """The board player's time per step (sim_main --pace, tests)."""
@@ -240,9 +223,7 @@ class Controller:
     def set_page(self, page, now_ms):
         """The cube page (cube_page.Page) open, or None: closed."""
         self.page = page
-        self.sel = -1
-        self.dests = {}
-        self.refresh(now_ms)
+        self.select(-1, now_ms)
 
     def menu_value(self):
         """The open menu item's value, as the view shows it."""
@@ -257,16 +238,22 @@ class Controller:
 
     def tick(self, now_ms):
         """Timed transitions: the View's deadlines reached (fill.expire); the dice of a
-        passed turn go dark after their blink; a HINT thought out; the board's player."""
+        passed turn go dark after their blink; a HINT thought out; the board's player. What
+        they change is saved in the next frame, which does nothing else (saver.py)."""
         v = self.view
         fill.expire(v, now_ms)
         if self.shown and not v.blink_until:
             self.shown = None
             self.refresh(now_ms)
+        if self.saver.unsaved:  # the last frame's change: its save is this frame's work
+            self.saver.flush()
+            return
+        self.saver.defer(NEXT)
         if self.hinting is not None and self.hinting.step(self, now_ms):
             self.hinting = None
         if self.bot is not None:
             self.bot.tick(self, now_ms)
+        self.saver.defer(NOW)
 
     # Replies (report.py, loaded when first asked)
     def state(self, plays=True):
@@ -275,42 +262,32 @@ class Controller:
 
         return report.state(self, plays)
 
-    def plays(self):
-        """The legal plays of the turn in notation, one at a time (for streaming)."""
-        from control import report
-
-        return report.plays_iter(self.game)
-
     def history_dict(self, listed=True):
         """The protocol's `history` reply; `listed` False: "turns" is a generator."""
         from control import report
 
         return report.history(self.game, listed)
 
-    def emit_steps(self, made, player):
+    def emit_steps(self, made, player):  # the `step` events of steps made
         for f, t, hit in made:
             self.emit({"event": "step", "player": player, "from": f, "to": t, "hit": hit})
 
     def changed(self, now):
         """After every change of the game: save, emit `over`, recompute the highlights."""
         g = self.game
-        self.unsaved = True
-        if not self.defer_save:
-            self.flush()
+        self.saver.changed()
         if g.phase == OVER:
             self.view.over_since = now
             self.emit(turns.over_event(g))
         self.turn_changed(now)
 
     def flush(self):
-        """Writes the game if a change is not saved yet."""
-        if not self.unsaved:
-            return
-        self.unsaved = False
-        try:
-            self.save_size = self.store.save_game(self.game.chunks())
-        except OSError as exc:
-            self.emit({"event": "error", "code": "storage", "message": repr(exc)})
+        """Writes the game if a change is not saved yet (after each frame: saver.py)."""
+        self.saver.flush()
+
+    @property
+    def save_size(self):  # bytes of the last game save
+        return self.saver.size
 
     def boot_failed(self, message, now_ms):
         """A save found corrupt at boot (control/boot.py): reported and shown."""

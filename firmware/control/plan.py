@@ -2,13 +2,21 @@
 # level's choice, or, when that play does not keep the steps already made (after a power
 # cut in an easy play, a person's steps before a hint), the best play at 0-ply that does.
 from gammon.play import Play
+from kernels.compat import const
 
 from control.order import Order, fit
 
+# Evaluations a slice of the board's thinking spends (one slice a frame): ~60 us on the unix
+# port, ~11 ms on an RP2040, so the frame with it and the renderer's draw (~60 us) stays
+# under issue 11's 250 us (a collection in that frame, ~0.25 ms in a 224 KB heap, is over it
+# by itself). The strong choice's worst (2,400) takes 200 frames then: 4 s at 20 ms a frame,
+# against 1.8 s in one piece that held the loop.
+FRAME_SLICE = const(12)
+
 
 class Plan:
-    """step() does one slice (about opponent.SLICE evaluations, or the ordering of the
-    chosen play's steps); once it returns True, `play` is the Play and `hops` its single
+    """step() does one slice (about FRAME_SLICE evaluations, or the ordering of the chosen
+    play's steps); once it returns True, `play` is the Play and `hops` its single
     steps still to make, [(frm, to)] in an order the turn takes. Raises when the choice
     fails (a bug, no memory)."""
 
@@ -24,10 +32,10 @@ class Plan:
         self._order = None  # the Order of the chosen play's steps
         self._kept = None
 
-    def step(self):
+    def step(self, evaluations=FRAME_SLICE):
         c = self.choice
         if not c.done:
-            c.step()
+            c.step(evaluations)
             return False  # the order of the steps in slices of their own (Order)
         if c.play is None:
             raise ValueError("no legal play to choose from")
@@ -57,9 +65,3 @@ class Plan:
             return False
         self._kept = hops
         return True
-
-    def finish(self):
-        """Every slice at once (HINT, which answers at once); returns self."""
-        while not self.step():
-            pass
-        return self

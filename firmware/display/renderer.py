@@ -11,7 +11,7 @@
 #   colour. selected: the top checker pulses in the selection colour. cursor: the tip LED
 #   (alternating with a checker there). flash: the whole segment (or both dice) red.
 # - Dice, the game over and the match's end: display/dice_leds.py. The cube, offers and the
-#   score between games of a match: display/cube_leds.py.
+#   score between games of a match: display/cube_leds.py, loaded when first drawn (heap).
 # - turn0/turn1: the player on roll. Menu: the board dimmed, die0 menu_item + 1 pips, die1
 #   menu_value + 1 (both 0-based; all nine cells past 6).
 # Deadlines (rolling_until, blink_until, flash_until) are ticks: 0 is none, and one more
@@ -28,7 +28,7 @@ from hw.ticks import TICKS_MAX, ticks_diff
 from kernels.compat import const
 from kernels.frame import GEO, channel_sum, copy, dim, expand, fill, stacks, uses
 
-from display import cube_leds, dice_leds, marks, power
+from display import dice_leds, marks, power
 from display.glyphs import (  # noqa: F401 (segment_pixels, target_segment: tests, host)
     FACE_ALL,
     MAX_LAYERS,
@@ -112,6 +112,7 @@ class Renderer:
         self.scale = _ONE  # the supply limiter's scale of the last frame (256: untouched)
         self.writes = 0
         self.draws = 0  # frames drawn (the others were skipped unseen: nothing could differ)
+        self._cube = None  # display.cube_leds once the cube, an offer or a match is shown
         for s, name in enumerate(slot_names()):
             start, count, step = board.SEGMENTS[name]
             lay = layers(count) if s < _STACKS else 1
@@ -162,7 +163,7 @@ class Renderer:
         stacks(self._idx, self._geo, self._cnt, self._own)
         turn = view.turn & 1
         if view.match_length and (view.game_phase == _OVER or view.game_phase == _OPENING):
-            cube_leds.score(self, view)  # between games of a match
+            self._cube_leds().score(self, view)  # between games of a match
         if menu:
             item = view.menu_item + 1  # both 0-based (menu.py), shown as 1-6 pips
             value = view.menu_value + 1
@@ -174,7 +175,8 @@ class Renderer:
             marks.draw(self, view, turn, on)
             dice_leds.dice(self, view, now_ms, t, turn)
             self.segment(_SLOT_TURN + turn, E_FULL + turn)
-        cube_leds.cube(self, view, on)
+        if view.cube_on or view.ask:
+            self._cube_leds().cube(self, view, on)
         if view.flash_target >= 0 and _active(view.flash_until, now_ms):
             if view.flash_target == TARGET_DICE:
                 self.face(_SLOT_DIE, FACE_ALL, E_ERR)
@@ -230,6 +232,13 @@ class Renderer:
         self._fresh = False
         self.writes += 1
         return True
+
+    def _cube_leds(self):
+        if self._cube is None:
+            from display import cube_leds
+
+            self._cube = cube_leds
+        return self._cube
 
     def _gather(self, view):
         cnt = self._cnt

@@ -91,9 +91,10 @@ def chance(seed):
 
 
 class Choice:
-    """One choice made in slices: each step() spends about SLICE evaluations and returns
-    True once `play` is known (None: nothing can move). One choice at a time per Opponent:
-    a choice interrupted by another (a hint, a test) starts again at its next step."""
+    """One choice made in slices: each step() spends about SLICE evaluations, or the number its
+    caller gives (the frame's budget is the caller's), and returns True once `play` is known
+    (None: nothing can move). One choice at a time per Opponent: a choice interrupted by
+    another (a hint, a test) starts again at its next step."""
 
     def __init__(self, opp, position, dice, level, rand, keeps):
         self.opp = opp
@@ -107,14 +108,14 @@ class Choice:
         self.slices = 0
         self._gen = None
 
-    def step(self):
+    def step(self, evaluations=SLICE):
         if self.done:
             return True
         opp = self.opp
         if opp.current is not self or self._gen is None:
             opp.current = self
             self._gen = opp._choose(self)
-        opp.left = SLICE
+        opp.left = evaluations
         self.slices += 1
         try:
             next(self._gen)

@@ -165,9 +165,9 @@ def test_a_press_draws_its_frame_first_then_saves():
         app.frame(0)
         writes, frames = ctl.store.writes, strip.writes
         app.press("ROLL", 10)  # the opening throw changes the game
-        assert _phase(ctl) != OPENING and ctl.unsaved and ctl.store.writes == writes
+        assert _phase(ctl) != OPENING and ctl.saver.unsaved and ctl.store.writes == writes
         app.frame(10)  # the new frame, then the save within the same step
-        assert strip.writes == frames + 1 and not ctl.unsaved
+        assert strip.writes == frames + 1 and not ctl.saver.unsaved
         assert ctl.store.writes == writes + 1
     finally:
         fakes.rmtree(root)

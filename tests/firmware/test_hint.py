@@ -13,6 +13,14 @@ from model.game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
 # here would hold a second copy of them (16 KB) beside the next one loaded.
 
 
+def _hint(ctl, now):
+    """The protocol's hint, at once (control/hint.py imported when asked: the loader drops
+    it with the board's player)."""
+    from control import hint
+
+    return hint.hint(ctl, now)
+
+
 def _masks(turn, hops):
     src = dst = 0
     for frm, to in hops:
@@ -42,7 +50,7 @@ def _follow(ctl, now):
     v = ctl.view
     first = None
     while g.phase == MOVE:
-        ok, r = ctl.show_hint(now)
+        ok, r = _hint(ctl, now)
         assert ok, r
         hops = parse_steps(" ".join(r["steps"]))
         assert (v.movable, v.dests) == _masks(g.turn, hops) and v.selected == -1
@@ -94,7 +102,7 @@ def test_hint_after_other_steps_keeps_them():
         best = loader.opponent().choose(g.position, g.dice, "strong")
         fakes.play_step(ctl, now)  # the scripted person's own step
         if g.phase == MOVE:
-            ok, r = ctl.show_hint(now)
+            ok, r = _hint(ctl, now)
             assert ok, r
             play = find_play(g.position, g.dice, r["play"])
             rest = [(s[0], s[1]) for s in play.steps]
@@ -128,7 +136,7 @@ def test_no_hint_outside_a_persons_play():
 
     def refused():
         before = (v.movable, v.dests, v.selected, g.to_json())
-        ok, e = ctl.show_hint(50)
+        ok, e = _hint(ctl, 50)
         assert not ok and e["code"] == "wrong_phase" and ctl.hint is None
         assert (v.movable, v.dests, v.selected, g.to_json()) == before
 
@@ -146,7 +154,7 @@ def test_no_hint_outside_a_persons_play():
     refused()  # the menu is open
     for _ in range(10):
         ctl.press("MENU", 17)
-    assert ctl.menu_item == -1 and ctl.show_hint(18)[0]
+    assert ctl.menu_item == -1 and _hint(ctl, 18)[0]
     ctl.undo(19)  # no step to take back; the hint stays until a press
     assert ctl.hint is not None
     ctl.press("MENU", 20)  # any press ends it
@@ -154,7 +162,7 @@ def test_no_hint_outside_a_persons_play():
     for _ in range(10):
         ctl.press("MENU", 21)
     assert ctl.configure("players", ["board", "human"])[0]
-    assert ctl.show_hint(22)[0]  # player 1 is still a person
+    assert _hint(ctl, 22)[0]  # player 1 is still a person
     ctl.configure("players", ["human", "board"])
     assert ctl.busy()
     refused()  # the board's turn
@@ -253,7 +261,7 @@ def test_held_hint_is_thought_out_in_slices_while_the_loop_goes_on():
     assert ctl.hint is not None and g.to_json() == before  # nothing played
     lit = ctl.hint
     ctl.press("UNDO", now + 100)  # ends it (nothing to undo: refused, flashed)
-    ok, r = ctl.show_hint(now + 200)  # the request: the same hint, at once
+    ok, r = _hint(ctl, now + 200)  # the request: the same hint, at once
     assert ok and ctl.hint == lit and (v.movable, v.dests) == lit
     play = loader.opponent().choose(g.position, g.dice, "strong")
     assert r["play"] == str(play)
