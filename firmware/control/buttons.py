@@ -3,7 +3,8 @@
 # press is refused; ROLL and UNDO are commands; LEFT, RIGHT and SELECT move and press the
 # cursor (minimal layout); a point, the bar or the tray selects a checker, moves it there,
 # or flashes red (`fail`).
-# Controller.press calls route (and reports what it raises); the controller keeps the state.
+# Controller.press calls route, long_press held (and reports what they raise); the controller
+# keeps the state.
 from display.view import TARGET_DICE, point_of, target_of_button
 from model.game import MOVE
 
@@ -28,6 +29,22 @@ def route(ctl, name, now):
 
             return cube_page.press(ctl, name, now)
     press(ctl, name, now)
+
+
+def held(ctl, name, now):
+    """A key held 800 ms (Controller.long_press): ROLL held while a person plays (its press
+    was refused: the play is not done) starts a HINT; MENU held in the minimal layout (its
+    press opened the menu: closed again) opens the cube page, a double or a resignation,
+    also in cubeless money play, where MENU alone opens the settings. In this module, loaded
+    in every game: a held key's first press allocates no module."""
+    if name == "ROLL" and ctl.hint_ready:
+        ctl.start_hint(now)
+    elif name == "MENU" and ctl.layout == "minimal" and ctl.menu_item == 0:
+        from control import cube_page
+
+        ctl.emit({"event": "menu", "item": None})
+        ctl.open_menu(-1, now)
+        cube_page.open_page(ctl, name, now)
 
 
 def press(ctl, name, now):

@@ -66,10 +66,8 @@ class Controller:
         buttons.route(self, name, now_ms)
 
     def long_press(self, name, now_ms, frame_first=False):
-        """A key held 800 ms (held.py: HINT, the cube page); never raises."""
-        from control.held import held
-
-        self._guarded(held, name, now_ms, frame_first)
+        """A key held 800 ms (buttons.held: HINT, the cube page); never raises."""
+        self._guarded(buttons.held, name, now_ms, frame_first)
 
     def _guarded(self, route, name, now_ms, frame_first):
         """route(self, name, now_ms), its save after the frame if `frame_first`; a bug in it
