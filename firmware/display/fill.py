@@ -107,7 +107,7 @@ def _dice(ctl, g, v):
         if t is None or t.complete:
             u[0] = u[1] = 2
         elif d[0] == d[1]:
-            n = len(t.steps)
+            n = len(t.done)  # (t.steps would make a tuple of them)
             u[0] = n if n < 2 else 2
             u[1] = n - 2 if n > 2 else 0
         else:
