@@ -62,7 +62,7 @@ class Game:
         return self.mp
 
     def __getattr__(self, name):
-        """The views of the record, cube and score (model/views.py's VIEWS, no match code
+        """The views of the record, cube and score (model/views.py's view(), no match code
         needed): history ([[player, d1, d2, play_code], ...] one per finished turn),
         score, match_length, cube, cube_owner (-1: centred), crawford, may_double,
         match_over, match_winner (None until the match is over), games (the finished
@@ -70,15 +70,16 @@ class Game:
         GAME): match, match_id(), double(), take(), drop(), resign(value), accept(),
         reject(), new_match(terms). Each action acts for the right player or raises
         ValueError and changes nothing. Both loaded when first asked for."""
-        from model.views import VIEWS
+        from model.views import MISSING, view
 
-        f = VIEWS.get(name)
+        v = view(self, name)
+        if v is not MISSING:
+            return v
+        from model.matchplay import GAME
+
+        f = GAME.get(name)
         if f is None:
-            from model.matchplay import GAME
-
-            f = GAME.get(name)
-            if f is None:
-                raise AttributeError(name)
+            raise AttributeError(name)
         return f(self)
 
     def reset(self):

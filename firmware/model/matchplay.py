@@ -215,7 +215,7 @@ def _match_id(g):
     return mp.match_id(g.turn, g.dice if g.phase >= _MOVE else None)
 
 
-GAME = {  # (the views of the record, cube and score: model/views.py's VIEWS)
+GAME = {  # (the views of the record, cube and score: model/views.py's view())
     "match": lambda g: g._play().match,
     "match_id": lambda g: lambda: _match_id(g),
     "double": lambda g: lambda: _double(g),

@@ -88,8 +88,28 @@ def _pid(n, b):
     return n - 2
 
 
-def _field(n, g, c):
-    """Writes the value of marker c (not 7, 11, 14, 16 or 19); the end."""
+def _field(n, g, c, i):
+    """Writes the value of marker c (not 11, 14 or 19): for 7 step i of the turn
+    ([from,to]), for 16 turn i of the record (9 characters: d1 d2 and the play code in 7
+    hex digits); the end."""
+    buf = _buf
+    if c == 7:
+        src, die, _ = g.turn_state.done[i]
+        n = _put(n, b",[" if i else b"[")
+        n = _put(n, src + 1)
+        buf[n] = 44  # ,
+        n = _put(n + 1, max(src - die + 1, 0))
+        buf[n] = 93  # ]
+        return n + 1
+    if c == 16:
+        r = g.rolls[i]
+        buf[n] = 48 + (r >> 3)
+        buf[n + 1] = 48 + (r & 7)
+        v = g.codes[i]
+        for d in range(8, 1, -1):
+            buf[n + d] = _DIGITS[v & 15]
+            v >>= 4
+        return n + 9
     if c == 10 or c == 12:
         return _pid(n, g.position.key() if c == 10 else g.start[0].key())
     if c == 13:
@@ -100,28 +120,6 @@ def _field(n, g, c):
     if v is None and c > 7:
         v = -1 if c == 8 else 0
     return _put(n, v)
-
-
-def _item(n, g, c, i):
-    """Writes step i of the turn ([from,to]; c 7) or turn i of the record (c 16: 9
-    characters, d1 d2 and the play code in 7 hex digits); the end."""
-    buf = _buf
-    if c == 7:
-        src, die, _ = g.turn_state.done[i]
-        n = _put(n, b",[" if i else b"[")
-        n = _put(n, src + 1)
-        buf[n] = 44  # ,
-        n = _put(n + 1, max(src - die + 1, 0))
-        buf[n] = 93  # ]
-        return n + 1
-    r = g.rolls[i]
-    buf[n] = 48 + (r >> 3)
-    buf[n + 1] = 48 + (r & 7)
-    v = g.codes[i]
-    for d in range(8, 1, -1):
-        buf[n + d] = _DIGITS[v & 15]
-        v >>= 4
-    return n + 9
 
 
 def pieces(g, full=None):
@@ -148,7 +146,7 @@ def pieces(g, full=None):
                 if n > full:
                     yield _piece(n)
                     n = 0
-                n = _item(n, g, c, i)
+                n = _field(n, g, c, i)
         elif c == 11:
             skip = not g.start
         elif c == 19:
@@ -158,5 +156,5 @@ def pieces(g, full=None):
                     n = 0
                 yield from g.mp.chunks()
         elif c != 14:
-            n = _field(n, g, c)
+            n = _field(n, g, c, 0)
     yield _piece(n)
