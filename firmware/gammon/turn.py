@@ -83,7 +83,8 @@ class Turn:
         self.dice = check_dice(dice)
         d1, d2 = self.dice
         self._board = bytearray(position.key())
-        self._left = [d1] * 4 if d1 == d2 else sorted(self.dice, reverse=True)
+        # the dice left, high to low (lists written out: [d] * 4 and sorted() make more)
+        self._left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2] if d1 > d2 else [d2, d1]
         self.done = []  # (src index, die, hit) per single step entered (read outside)
         n = play_codes(self._board, self.dice, _count).n  # the board is left unchanged
         self.count = n  # distinct legal plays
