@@ -7,7 +7,7 @@
 # writer thinks one more slice a send, then the reply. No step of the loop thinks it in one
 # go; without an Outbox (tests writing each line at once) it is thought out at once.
 from link.jsonout import encode
-from link.requests import BadRequest, merge, outcome
+from link.requests import BadRequest, failed, merge, outcome, with_id
 
 
 def hint(proto, req, now_ms):
@@ -42,13 +42,9 @@ def _line(proto, ctl, h, rid):
                 break
             yield b""
         reply = merge(h.result)
-    except BadRequest as exc:
-        reply = proto.error(exc.code, exc.message)
-    except Exception as exc:  # never expected: the board keeps running
-        reply = proto.error("internal", repr(exc)[:80])
-    if rid is not None:
-        reply["id"] = rid
-    out = encode(reply)
+    except Exception as exc:  # a dropped hint or a fault: an error reply
+        reply = failed(proto.error, exc)
+    out = encode(with_id(reply, rid))
     if isinstance(out, bytes):
         yield out
     else:

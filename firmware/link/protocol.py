@@ -12,7 +12,7 @@ from kernels.textcheck import bad_at
 
 from link.jsonout import write_json
 from link.lines import MAX_LINE, LineReader, guess_id
-from link.requests import BadRequest, config, cube, is_int, merge, outcome
+from link.requests import BadRequest, config, cube, failed, is_int, merge, outcome, with_id
 
 PROTOCOL = const(1)
 FIRMWARE = "0.1.0"
@@ -106,13 +106,9 @@ class Protocol:
             reply = self.handle(req, now_ms)
             if reply is None:  # sent later, once thought out (`hint`: link/hint_reply.py)
                 return
-        except BadRequest as exc:
-            reply = self.error(exc.code, exc.message)
-        except Exception as exc:  # never expected: the board keeps running
-            reply = self.error("internal", repr(exc)[:80])
-        if rid is not None:
-            reply["id"] = rid
-        self.send(reply, True)
+        except Exception as exc:  # a bad request or a fault: an error reply
+            reply = failed(self.error, exc)
+        self.send(with_id(reply, rid), True)
 
     def _too_long(self, buf, now_ms):
         reply = self.error("too_long", "a line is at most %d bytes" % MAX_LINE)

@@ -13,6 +13,21 @@ class BadRequest(Exception):
         self.message = message
 
 
+def failed(error, exc):
+    """The error reply (made by `error(code, message)`) for what answering a request raised:
+    BadRequest's code, else `internal` (never expected; the board keeps running)."""
+    if isinstance(exc, BadRequest):
+        return error(exc.code, exc.message)
+    return error("internal", repr(exc)[:80])
+
+
+def with_id(reply, rid):
+    """The reply with the request's id, if it had one."""
+    if rid is not None:
+        reply["id"] = rid
+    return reply
+
+
 def is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 

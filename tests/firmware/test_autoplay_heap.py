@@ -6,6 +6,7 @@ import gc
 import sys
 
 import fakes
+from allocs import mp_allocated
 from model.game import MOVE, OVER
 
 MICROPY = sys.implementation.name == "micropython"
@@ -40,15 +41,7 @@ class _Allocated:
 
     def __call__(self, func, *args):
         if MICROPY:
-            gc.collect()
-            gc.disable()
-            before = gc.mem_alloc()
-            try:
-                func(*args)
-            finally:
-                after = gc.mem_alloc()
-                gc.enable()
-            return after - before
+            return mp_allocated(func, *args)
         self.tm.reset_peak()
         before = self.tm.get_traced_memory()[0]
         func(*args)

@@ -4,6 +4,7 @@
 import gc
 
 import fakes
+from allocs import mp_allocated
 from display.view import button_of_target, target_of
 from gammon.position import Position
 from kernels.compat import MICROPY
@@ -27,14 +28,7 @@ class _Allocated:
         if not MICROPY:
             func(*args)
             return 0
-        gc.collect()
-        gc.disable()
-        before = gc.mem_alloc()
-        try:
-            func(*args)
-        finally:
-            n = gc.mem_alloc() - before
-            gc.enable()
+        n = mp_allocated(func, *args)
         self.most = max(self.most, n)
         return n
 
