@@ -35,7 +35,7 @@ class Controller:
         self.boot_error = None  # a message when the save was found corrupt at boot
         self.entry = None  # dice_entry.Entry while physical dice are being entered
         self.menu_item = -1  # -1: the menu is closed
-        self.saver = Saver(game, store, self.emit)
+        self.saver = Saver(game, store, self._emit)  # emit as it is then (hosts rewire it)
         self.sel = -1  # the selected point (mover's numbers), -1 none
         self.dests = {}  # its destinations: {to: dice}
         self.movable = []  # points (mover's numbers) whose checker can move
@@ -265,6 +265,9 @@ class Controller:
         from control import report
 
         return report.history(self.game, listed)
+
+    def _emit(self, event):
+        self.emit(event)
 
     def emit_steps(self, made, player):  # the `step` events of steps made
         for f, t, hit in made:
