@@ -3,7 +3,8 @@ imports inside functions and __import__/import_module calls with a literal name;
 import only kernels; the model (game, settings, their save format) imports no control,
 display, link or hardware module, hw.ticks included: the model takes no time, the
 controller passes it in. Importing a.b also runs a/__init__, so it counts as an import of
-a too. Built from the source with ast; needs nothing outside this checkout."""
+a too. And no module but the controller assigns the controller's fields. Built from the
+source with ast; needs nothing outside this checkout."""
 
 from __future__ import annotations
 
@@ -175,3 +176,56 @@ def test_the_graph_sees_cycles_and_hidden_imports(tmp_path):
     assert edges["pkg.a"] == {"pkg", "pkg.b"} and edges["pkg"] == {"pkg.a"}
     assert edges["e"] == {"pkg", "pkg.b"} and edges["c"] == {"d"}
     assert cycles(edges) == [["c", "d"], ["pkg", "pkg.a"]]
+
+
+def controller_writes(root: str = ROOT) -> list[str]:
+    """Every place outside control/controller.py that assigns a field of the controller
+    (`ctl.x = ...`, `ctl.x += ...`, `ctl.x[k] = ...`, `del ctl.x`): `ctl` is the name every
+    module gives the Controller it is handed."""
+    found = []
+    for mod, path in sorted(modules(root).items()):
+        if mod == "control.controller":
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.Delete)):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            else:
+                continue
+            for t in targets:
+                # the controller's own fields (ctl.view.x is the View's, display/view.py)
+                for part in t.elts if isinstance(t, ast.Tuple) else [t]:
+                    if isinstance(part, ast.Subscript):
+                        part = part.value
+                    if (
+                        isinstance(part, ast.Attribute)
+                        and isinstance(part.value, ast.Name)
+                        and part.value.id == "ctl"
+                    ):
+                        found.append("%s:%d ctl.%s" % (mod, node.lineno, part.attr))
+    return sorted(set(found))
+
+
+def test_only_the_controller_writes_its_fields():
+    """Other modules ask the controller or return values it keeps (issue 10)."""
+    assert not controller_writes(), controller_writes()
+
+
+def test_the_field_check_sees_writes(tmp_path):
+    fw = tmp_path / "firmware" / "control"
+    fw.mkdir(parents=True)
+    (tmp_path / "native").mkdir()
+    (fw / "controller.py").write_text("def f(ctl):\n    ctl.a = 1\n")
+    (fw / "menu.py").write_text(
+        "def f(ctl):\n    ctl.sel = 1\n    ctl.dests[3] = 2\n    ctl.n += 1\n"
+        "    x = ctl.sel\n    ctl.view.error = 2\n    a, ctl.b = 1, 2\n"
+    )
+    assert controller_writes(str(tmp_path)) == [
+        "control.menu:2 ctl.sel",
+        "control.menu:3 ctl.dests",
+        "control.menu:4 ctl.n",
+        "control.menu:7 ctl.b",
+    ]
