@@ -6,12 +6,14 @@ from kernels.compat import const
 
 from control.order import Order, fit
 
-# Evaluations a slice of the board's thinking spends (one slice a frame): ~60 us on the unix
-# port, ~11 ms on an RP2040, so the frame with it and the renderer's draw (~60 us) stays
+# Evaluations a slice of the board's thinking spends (one slice a frame): ~110 us on the unix
+# port, ~20 ms on an RP2040, so the frame with it and the renderer's draw (~60 us) stays
 # under issue 11's 250 us (a collection in that frame, ~0.25 ms in a 224 KB heap, is over it
-# by itself). The strong choice's worst (2,400) takes 200 frames then: 4 s at 20 ms a frame,
-# against 1.8 s in one piece that held the loop.
-FRAME_SLICE = const(12)
+# by itself). The strong choice's worst (2,400) takes 100 frames then, ~2.2 s on the board,
+# against 1.8 s in one piece that held the loop; 12 a slice made it ~4 s and the simulator's
+# board-against-board game 2.2 times slower (bench: serial_read_actions_per_s) for no
+# shorter frame (the collections set the longest).
+FRAME_SLICE = const(24)
 
 
 class Plan:
