@@ -114,12 +114,12 @@ class Controller:
         self.shown = dice
 
     def configure(self, key, value, now_ms=0):
-        """One setting (the menu, `config`), checked, saved and announced by menu.configure
-        ((False, bad_args): nothing changed); then the dice entry ends with physical dice
-        off, the board's player joins or leaves."""
-        from control import menu
+        """One setting (the menu, `config`), checked, saved and announced by control/
+        configure.py ((False, bad_args): nothing changed); then the dice entry ends with
+        physical dice off, the board's player joins or leaves."""
+        from control.configure import configure
 
-        ok, out = menu.configure(self, key, value)
+        ok, out = configure(self, key, value)
         if ok:
             if self.entry and not self.settings.physical_dice:
                 self.entry = None

@@ -1,11 +1,11 @@
 # The MENU, shown on the dice: a new game, then one item per setting, stepping through the
-# values the settings model defines (model/settings.py); and a setting's change, from the
-# MENU or `config` alike (Controller.configure keeps what follows from it). In the minimal
-# layout MENU first opens the cube page (cube_page.py) when there is something to offer.
+# values the settings model defines (model/settings.py); a value chosen goes through
+# Controller.configure (control/configure.py, which `config` uses without loading this). In
+# the minimal layout MENU first opens the cube page (cube_page.py) when there is something
+# to offer.
 from display.view import target_of_button
 from model.settings import FLAG, LEVELS, PALETTES, PLAYER_MODES
 
-from control.errors import err
 from control.refusal import fail
 
 # The match lengths the menu steps through (`config` takes any of 0-25; 0 is money play).
@@ -92,22 +92,3 @@ def _cube_first(ctl):
 
     return bool(cube_page.options(ctl)[1])
 
-
-def configure(ctl, key, value):
-    """Sets, saves and announces one setting: (True, {"settings"}) or (False, bad_args),
-    nothing changed."""
-    try:
-        ctl.settings.set(key, value)
-    except ValueError as exc:
-        return False, err("bad_args", str(exc))
-    save_settings(ctl)
-    d = ctl.settings.as_dict()
-    ctl.emit({"event": "config", "settings": d})
-    return True, {"settings": d}
-
-
-def save_settings(ctl):
-    try:
-        ctl.store.save_settings(ctl.settings.to_json())
-    except OSError as exc:
-        ctl.emit({"event": "error", "code": "storage", "message": repr(exc)})

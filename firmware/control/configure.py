@@ -1,0 +1,23 @@
+# A setting's change, from the MENU or `config` alike: checked, saved and announced. Apart
+# from menu.py so that a `config` request does not load the menu (heap).
+from control.errors import err
+
+
+def configure(ctl, key, value):
+    """Sets, saves and announces one setting: (True, {"settings"}) or (False, bad_args),
+    nothing changed. Controller.configure keeps what follows from it."""
+    try:
+        ctl.settings.set(key, value)
+    except ValueError as exc:
+        return False, err("bad_args", str(exc))
+    save_settings(ctl)
+    d = ctl.settings.as_dict()
+    ctl.emit({"event": "config", "settings": d})
+    return True, {"settings": d}
+
+
+def save_settings(ctl):
+    try:
+        ctl.store.save_settings(ctl.settings.to_json())
+    except OSError as exc:
+        ctl.emit({"event": "error", "code": "storage", "message": repr(exc)})
