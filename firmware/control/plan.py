@@ -26,7 +26,7 @@ class Plan:
         self.opp = opp
         self.game = game
         t = game.turn_state
-        self.made = [(s[0], s[1]) for s in t.steps]
+        self.made = [(s[0], s[1]) for s in t.steps] if t.done else []  # (steps: a tuple)
         self.choice = opp.think(game.position, game.dice, level, rand)
         self.keeping = False  # the second choice: among the plays that keep the steps
         self.play = None
