@@ -12,21 +12,14 @@ from kernels.textcheck import bad_at
 
 from link.jsonout import write_json
 from link.lines import MAX_LINE, LineReader, guess_id
-from link.requests import BadRequest, config, cube, failed, is_int, merge, outcome, with_id
+from link.requests import BadRequest, config, failed, is_int, merge, with_id
 
 PROTOCOL = const(1)
 FIRMWARE = "0.1.0"
-_MAX_TEXT = const(64)  # longest move text accepted
 _MAX_ID = const(0x3FFFFFFF)  # ids are small ints (no big ints on the board) or short strings
-
-
-# fmt: off
-BUTTONS = (  # literal strings are interned: no heap
-    "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14",
-    "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "BAR", "OFF", "ROLL",
-    "UNDO", "MENU", "LEFT", "RIGHT", "SELECT",
-)
-# fmt: on
+# The requests that act on the game (link/commands.py, loaded when the first comes)
+COMMANDS = ("press", "roll", "move", "undo", "new", "double", "take", "drop", "resign",
+            "accept", "reject", "selftest", "repl")
 
 
 class Protocol:
@@ -119,9 +112,10 @@ class Protocol:
 
     def _interrupt(self):
         self.send({"event": "repl"})
-        self._stop()
+        self.stop_now()
 
-    def _stop(self):
+    def stop_now(self):
+        """The host asks for the REPL: `stop` runs (once)."""
         if not self.stopped:
             self.stopped = True
             if self.stop:
@@ -163,9 +157,13 @@ class Protocol:
         if not isinstance(cmd, str):
             raise BadRequest("bad_args", "cmd: a string")
         fn = _HANDLERS.get(cmd)
-        if fn is None:
-            raise BadRequest("unknown_cmd", "no request %r" % cmd[:24])
-        return fn(self, req, now_ms)
+        if fn is not None:
+            return fn(self, req, now_ms)
+        if cmd in COMMANDS:
+            from link.commands import answer
+
+            return answer(self, cmd, req, now_ms)
+        raise BadRequest("unknown_cmd", "no request %r" % cmd[:24])
 
     def _hello(self, req, now_ms):
         out = {"ok": True, "protocol": PROTOCOL, "firmware": FIRMWARE}
@@ -190,66 +188,20 @@ class Protocol:
             "frame": binascii.b2a_base64(buf, newline=False).decode(),
         }
 
-    def _press(self, req, now_ms):
-        button = req.get("button")
-        if not isinstance(button, str) or button not in BUTTONS:
-            raise BadRequest("bad_args", "button: one of p1-p24 BAR OFF ROLL UNDO MENU ...")
+    def press(self, button, now_ms):
+        """A button pressed for the host (link/commands.py): the error event of its red
+        flash, or None."""
         self._refused = None
         self._pressing = True
         try:
             self.ctl.press(button, now_ms)
         finally:
             self._pressing = False
-        err = self._refused
-        if err is not None:  # the board flashed red: say why
-            raise BadRequest(str(err.get("code")), str(err.get("message")))
-        return {"ok": True, "button": button}
-
-    def _waits(self):
-        """BadRequest while a double or a resignation waits for its answer (no throw, no
-        step until it is answered)."""
-        g = self.ctl.game
-        if g.mp and g.mp.match.offer and g.phase != 4:  # model/game.py's OVER
-            raise BadRequest("wrong_phase", "an offer waits for its answer")
-
-    def _roll(self, req, now_ms):
-        self._waits()
-        dice = req.get("dice")
-        if dice is not None:
-            if not isinstance(dice, list) or len(dice) != 2:
-                raise BadRequest("bad_args", "dice: [a, b], each 1-6")
-            for d in dice:
-                if not is_int(d) or not 1 <= d <= 6:
-                    raise BadRequest("bad_args", "dice: [a, b], each 1-6")
-            dice = (dice[0], dice[1])
-        return merge(outcome(self.ctl.roll(now_ms, dice)))
-
-    def _move(self, req, now_ms):
-        self._waits()
-        text = req.get("play")
-        if not isinstance(text, str) or not text or len(text) > _MAX_TEXT:
-            raise BadRequest("bad_args", 'play: a move in notation, e.g. "8/5 6/5"')
-        return merge(outcome(self.ctl.move(text, now_ms)), "steps")
-
-    def _undo(self, req, now_ms):
-        return merge(outcome(self.ctl.undo(now_ms)), "step")
-
-    def _new(self, req, now_ms):
-        return merge(outcome(self.ctl.new_game(now_ms)))
+        return self._refused
 
     def _history(self, req, now_ms):
         # the turns and games as generators: written a piece at a time (link/jsonout.py)
         return merge(self.ctl.history_dict(False))
-
-    def _selftest(self, req, now_ms):
-        if self.selftest is None:
-            raise BadRequest("unavailable", "no self-test on this board")
-        self.selftest(now_ms)
-        return {"ok": True}
-
-    def _repl(self, req, now_ms):
-        self._stop()
-        return {"ok": True, "repl": True}
 
 
 def _hint(proto, req, now_ms):
@@ -272,21 +224,7 @@ _HANDLERS = {
     "hello": Protocol._hello,
     "state": Protocol._state,
     "leds": Protocol._leds,
-    "press": Protocol._press,
-    "roll": Protocol._roll,
-    "move": Protocol._move,
-    "undo": Protocol._undo,
-    "new": Protocol._new,
     "history": Protocol._history,
     "hint": _hint,
     "config": config,
-    # the cube and resignations (link/requests.py; control/cube_actions.py)
-    "double": cube,
-    "take": cube,
-    "drop": cube,
-    "resign": cube,
-    "accept": cube,
-    "reject": cube,
-    "selftest": Protocol._selftest,
-    "repl": Protocol._repl,
 }

@@ -1,6 +1,5 @@
-# The protocol's error replies and result handling, and the requests that take more checking
-# than a line: `config` (all changes or none) and the cube's (double, take, drop, resign,
-# accept, reject: control/cube_actions.py, imported only when one comes).
+# The protocol's error replies and result handling, and `config`, which takes more checking
+# than a line (all changes or none).
 from model.settings import Settings
 
 
@@ -75,16 +74,3 @@ def config(proto, req, now_ms):
             outcome(ctl.configure(key, changes[key], now_ms), "bad_args")
     return {"ok": True, "settings": ctl.settings.as_dict()}
 
-
-def cube(proto, req, now_ms):
-    """double, take, drop, resign {"value": 1-3}, accept, reject: for the player whose
-    decision it is (a side the board plays decides for itself: wrong_phase)."""
-    kind = req["cmd"]
-    value = None
-    if kind == "resign":
-        value = req.get("value")
-        if not is_int(value) or not 1 <= value <= 3:
-            raise BadRequest("bad_args", "value: 1 (single), 2 (gammon) or 3 (backgammon)")
-    from control.cube_actions import act
-
-    return merge(outcome(act(proto.ctl, kind, now_ms, value)))

@@ -2,9 +2,10 @@
 # Runs under CPython (pytest) and MicroPython (tests/mprun.py); no sleeping: time is passed in.
 
 import fakes
+from link.commands import BUTTONS
 from link.jsonout import write_json
 from link.lines import MAX_LINE, LineReader, guess_id
-from link.protocol import BUTTONS, PROTOCOL, Protocol
+from link.protocol import PROTOCOL, Protocol
 from wire import INFO, Wire
 from wire import ask as _ask
 from wire import one as _one
