@@ -1,9 +1,10 @@
 # The JSON lines the board writes: checked UTF-8 text, long lists streamed in small pieces.
 #
 # A line without a long part is one json.dumps (short_text, encode); a line holding a
-# generator or a long list (the legal plays, history's turns, a match's games) is a generator
-# of pieces of about _PIECE_TEXT bytes, each made when the serial writer asks for it
-# (link/outbox.py), so no request and no writer step builds a long line.
+# generator or a long list (the legal plays, history's turns, a match's games) or a long
+# string given as Chars (the LED frame in base64) is a generator of pieces of about
+# _PIECE_TEXT bytes, each made when the serial writer asks for it (link/outbox.py), so no
+# request and no writer step builds a long line.
 import json
 
 from kernels.compat import MICROPY, const
@@ -40,10 +41,19 @@ def _utf8(text):
     return b if bad_at(b, 0, len(b) - (text[-1:] == "\n")) < 0 else None
 
 
+class Chars:
+    """A JSON string written a piece at a time: `gen` yields its text's pieces as bytes that
+    need no escaping (base64), each made when the writer asks for it."""
+
+    def __init__(self, gen):
+        self.gen = gen
+
+
 def streams(v):
-    """Is `v` written a piece at a time: a generator, a list longer than _STREAM_OVER, or
-    a dict holding one (a short list is written whole, so it must hold none)?"""
-    if type(v) is _GENERATOR:
+    """Is `v` written a piece at a time: a generator, Chars, a list longer than
+    _STREAM_OVER, or a dict holding one (a short list is written whole, so it must hold
+    none)?"""
+    if type(v) is _GENERATOR or type(v) is Chars:
         return True
     if isinstance(v, _SEQ):
         return len(v) > _STREAM_OVER
@@ -174,6 +184,10 @@ def _object(d, nest, sep, top=False):
 def _value(v, nest, sep):
     if type(v) is _GENERATOR or (isinstance(v, _SEQ) and len(v) > _STREAM_OVER):
         yield from _array(v, nest, sep)
+    elif type(v) is Chars:
+        yield sep + nest.open(b'"', b'"')
+        yield from v.gen
+        yield nest.close()
     elif isinstance(v, dict) and streams(v):
         yield from _object(v, nest, sep)
     else:

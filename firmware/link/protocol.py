@@ -10,13 +10,14 @@ import json
 from kernels.compat import const
 from kernels.textcheck import bad_at
 
-from link.jsonout import write_json
+from link.jsonout import Chars, write_json
 from link.lines import MAX_LINE, LineReader, guess_id
-from link.requests import BadRequest, config, failed, is_int, merge, with_id
+from link.requests import BadRequest, config, failed, is_int, with_id
 
 PROTOCOL = const(1)
 FIRMWARE = "0.1.0"
 _MAX_ID = const(0x3FFFFFFF)  # ids are small ints (no big ints on the board) or short strings
+_B64_IN = const(48)  # frame bytes per base64 piece of `leds` (64 characters)
 # The requests that act on the game (link/commands.py, loaded when the first comes)
 COMMANDS = ("press", "roll", "move", "undo", "new", "double", "take", "drop", "resign",
             "accept", "reject", "selftest", "repl")
@@ -48,6 +49,7 @@ class Protocol:
         self.errors = 0
         self._pressing = False
         self._refused = None
+        self._frame = None  # `leds`: the copy of the frame being written (made on first use)
 
     # bytes in
     def feed(self, data, now_ms, n=-1, more=False, start=0):
@@ -172,7 +174,8 @@ class Protocol:
         return out
 
     def _state(self, req, now_ms):
-        out = merge(self.ctl.state(False))
+        out = self.ctl.state(False)  # made for this reply: its own fields, not copied (heap)
+        out["ok"] = True
         g = self.ctl.game  # the plays of this position and dice, listed as they are written
         out["plays"] = _plays(g.position, g.dice, g.phase == 2 or g.phase == 3)  # MOVE, DONE
         return out
@@ -180,13 +183,28 @@ class Protocol:
     def _leds(self, req, now_ms):
         if self.strip is None:
             raise BadRequest("unavailable", "no LED frame here")
-        buf = self.strip.buf
         return {
             "ok": True,
-            "count": len(buf) // 3,
+            "count": len(self.strip.buf) // 3,
             "order": self.info.get("order", "GRB"),
-            "frame": binascii.b2a_base64(buf, newline=False).decode(),
+            "frame": Chars(self._frame_b64()),
         }
+
+    def _frame_b64(self):
+        """The frame in base64, 64 characters a piece: no long text is made (its ~1.8 KB
+        took three blocks of that size, which a cut-up heap may not have). The frame is
+        copied when its first piece is written, so the reply shows one whole frame, drawn
+        before or after the request; the writer writes one line at a time, so one copy
+        serves every `leds` reply (made on first use, kept)."""
+        buf = self.strip.buf
+        n = len(buf)
+        copy = self._frame
+        if copy is None or len(copy) != n:
+            copy = self._frame = bytearray(n)
+        copy[:] = buf
+        mv = memoryview(copy)
+        for i in range(0, n, _B64_IN):
+            yield binascii.b2a_base64(mv[i : i + _B64_IN], newline=False)
 
     def press(self, button, now_ms):
         """A button pressed for the host (link/commands.py): the error event of its red
@@ -201,7 +219,9 @@ class Protocol:
 
     def _history(self, req, now_ms):
         # the turns and games as generators: written a piece at a time (link/jsonout.py)
-        return merge(self.ctl.history_dict(False))
+        out = self.ctl.history_dict(False)
+        out["ok"] = True
+        return out
 
 
 def _hint(proto, req, now_ms):

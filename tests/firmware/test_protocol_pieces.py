@@ -154,3 +154,64 @@ def test_history_of_a_long_game_goes_out_a_turn_a_step_with_the_same_bytes():
     assert port.whole()  # the same bytes
     assert n > 2 * turns  # each turn twice (the game's own and the match's), a step each
     fakes.done(ctl)
+
+
+class Frame:
+    """A strip's frame buffer (GRB bytes), as the protocol reads it."""
+
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+
+
+class Host:
+    """A host that takes what it is sent into one line, a write at a time (the line is
+    short enough to keep whole: ~1.8 KB)."""
+
+    def __init__(self):
+        self.line = bytearray()
+        self.writes = 0
+        self.longest = 0
+
+    def ready(self):
+        return True
+
+    def write(self, mv):
+        self.line.extend(mv)
+        self.writes += 1
+        self.longest = max(self.longest, len(mv))
+        return len(mv)
+
+
+def test_leds_goes_in_small_pieces_and_shows_one_whole_frame():
+    from binascii import a2b_base64
+
+    gc.collect()
+    ctl, _ = fakes.make()
+    strip = Frame(440)
+    for i in range(len(strip.buf)):
+        strip.buf[i] = i * 7 & 255
+    first = bytes(strip.buf)
+    host = Host()
+    box = Outbox(host)
+    proto = Protocol(ctl, INFO, box, 0, strip=strip)
+    ctl.emit = _drop
+    proto.feed(b'{"cmd":"leds","id":5}\n', 0)
+    proto.feed(b'{"cmd":"leds","id":6}\n', 0)
+    n = 0
+    while b'"frame":"' not in host.line or host.line.endswith(b'"frame":"'):
+        assert box.send(), "the frame never began"
+        n += 1
+    for i in range(len(strip.buf)):  # a new frame drawn while the first reply is written
+        strip.buf[i] = 255 - strip.buf[i]
+    second = bytes(strip.buf)
+    while box.pending():
+        box.send()
+        n += 1
+    lines = bytes(host.line).split(b"\n")
+    assert len(lines) == 3 and lines[2] == b""
+    one, two = json.loads(lines[0]), json.loads(lines[1])
+    assert one["id"] == 5 and one["count"] == 440 and one["order"] == "GRB"
+    assert a2b_base64(one["frame"]) == first  # the frame of its first piece, whole
+    assert two["id"] == 6 and a2b_base64(two["frame"]) == second
+    assert host.longest <= PIECE and n > 2 * len(one["frame"]) // PIECE  # small pieces
+    fakes.done(ctl)
