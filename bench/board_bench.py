@@ -18,7 +18,11 @@
 #              person's move and during the board's; one JSON line. Its records take ~5
 #              bytes a step, one game's at a time, so it runs in a board-sized heap (a
 #              few KB over the heap mode's smallest), where the collector's pauses are the
-#              board's own: run it there, not in megabytes, for loop_hold_*.
+#              board's own: run it there, not in megabytes, for loop_hold_*. After each
+#              frame the render task's idle step (App.collect: the collection when one is
+#              due, hw/collector.py) is timed apart, as gc_collect_max_us; a collection of
+#              MicroPython's own that still falls inside a step stays in that step's time
+#              (and is counted: gc_in_steps).
 import gc
 import json
 import sys
@@ -37,6 +41,9 @@ from model.game import MOVE, OVER
 FRAME_MS = 20
 FAST_PACE = 60  # the board player's ms per step for the heap and time runs (700 on the board)
 REPEATS = 3
+BURST = 4  # link/port.py's _BURST: pieces the serial task writes before it yields
+GC_DROP = 1024  # a step after which the heap holds this much less collected inside itself
+GC_KEPT = 1024  # idle collections timed a game (~450 in one against the board)
 
 
 def mem_alloc():
@@ -209,11 +216,20 @@ class Rig:
         self.line[:n] = line.encode()
         self.proto.feed(self.line, self.now, n)
 
-    def drain(self, run):
-        """The serial task's writing half: a piece at a time until nothing is queued."""
+    def drain(self, run, idle=None):
+        """The serial task's writing half: a piece at a time until nothing is queued, the
+        render task's idle step (`idle`) after every round of BURST pieces: the clock stands
+        still here, but on an RP2040 a piece takes about a frame's time (a play's notation,
+        ~0.1 ms here), so the render task's frames, each followed by its idle step, come
+        between the serial task's rounds (link/port.py's drain: BURST pieces, then it
+        yields)."""
         outbox = self.outbox
+        n = 0
         while outbox.pending():
             run("w", outbox.send)
+            n += 1
+            if idle is not None and n % BURST == 0:
+                idle()
 
     def person_due(self):
         """Whether the scripted person (player 0) is to press now."""
@@ -266,6 +282,37 @@ class Steps:
         self.press_bytes = self.frame_bytes = self.hint_bytes = self.button_bytes = 0
         self._press = -1  # bytes of a press not yet followed by its frame, -1 none
         self._hint = False
+        self.gc_idle = 0  # idle collections made (App.collect)
+        self.gc_in = 0  # steps in which MicroPython collected by itself
+        if into is None and not alloc:  # the idle collections' times in their order
+            self.gc_us = array("H", bytearray(2 * GC_KEPT))
+
+    def collect(self, app):
+        """The render task's idle step: timed apart, not a step of the arrays (whether a
+        given frame is followed by a collection may differ by a frame or two between the
+        runs of a game); the i-th collection of a run is kept as the fastest i-th of the
+        runs, as the steps are."""
+        if self.alloc:
+            app.collect()
+            return
+        t0 = ticks_us()
+        if not app.collect():
+            return
+        us = ticks_diff(ticks_us(), t0)
+        i = self.gc_idle
+        self.gc_idle += 1
+        keep = self if self.into is None else self.into
+        if i < GC_KEPT:
+            us = us if us < 65535 else 65535
+            if keep is self or us < keep.gc_us[i]:
+                keep.gc_us[i] = us
+
+    def gc_max(self, n):
+        """The longest of the first n idle collections (each the fastest of the runs)."""
+        top = 0
+        for i in range(min(n, GC_KEPT)):
+            top = max(top, self.gc_us[i])
+        return top
 
     def run(self, kind, func, *args):
         fs = self.rig.fs
@@ -273,7 +320,7 @@ class Steps:
         if self.alloc:
             gc.collect()
             gc.disable()
-            m0 = mem_alloc()
+        m0 = mem_alloc()
         t0 = ticks_us()
         func(*args)
         us = ticks_diff(ticks_us(), t0)
@@ -283,6 +330,8 @@ class Steps:
             gc.enable()
             self.n += 1
             return
+        if mem_alloc() < m0 - GC_DROP:  # MicroPython collected inside the step
+            self.gc_in += 1
         us -= io
         keep = self if self.into is None else self.into
         i = self.n
@@ -336,27 +385,36 @@ def play_game(rig, steps=None, frames_max=200000):
     run = steps.run if steps is not None else _call
     if steps is not None:
         steps.rig = rig
+
+    def idle():  # the render task's idle step (App.collect)
+        if steps is not None:
+            steps.collect(app)
+        else:
+            app.collect()
+
+    def frame(kind):  # the render task's step, then its idle step
+        run(kind, app.frame, rig.now)
+        idle()
     turns = -1
     hints = None
     wait = 0
     for _ in range(frames_max):
         g = ctl.game
-        rig.drain(run)
+        rig.drain(run, idle)
         if g.phase == OVER:
             run("r", rig.request, '{"cmd":"history"}')
-            rig.drain(run)
+            rig.drain(run, idle)
             return True
         rig.now += FRAME_MS
-        board = ctl.busy()
-        run("b" if board else "f", app.frame, rig.now)
+        frame("b" if ctl.busy() else "f")
         key = (g.game_number, len(g.codes))
         if key != turns:  # a new turn: the host asks what it is (every legal play listed)
             turns = key
             run("r", rig.request, '{"cmd":"state"}')
-            rig.drain(run)
+            rig.drain(run, idle)
             if len(g.codes) % 8 == 1:
                 run("r", rig.request, '{"cmd":"leds"}')
-                rig.drain(run)
+                rig.drain(run, idle)
         if wait > 0:
             wait -= 1
         elif rig.person_due():
@@ -364,15 +422,15 @@ def play_game(rig, steps=None, frames_max=200000):
                 hints = key  # HINT: ROLL held during the play (its press is refused first)
                 rig.sink.allow = 1
                 run("p", app.press, "ROLL", rig.now)
-                rig.drain(run)
+                rig.drain(run, idle)
                 run("h", app.long_press, "ROLL", rig.now + 800)
-                rig.drain(run)
+                rig.drain(run, idle)
                 if rig.sink.allow:
                     raise RuntimeError("ROLL during the play was not refused")
                 while ctl.hinting is not None:  # thought out a slice a frame (hint.py)
                     rig.now += FRAME_MS
-                    run("f", app.frame, rig.now)
-                    rig.drain(run)
+                    frame("f")
+                    rig.drain(run, idle)
                 rig.hints += 1 if ctl.hint else 0
             name = rig.choose()
             run("p", app.press, name, rig.now)
@@ -427,6 +485,7 @@ def _strip_rates():
                 rig.now += FRAME_MS
                 t += FRAME_MS
                 app.frame(rig.now)
+                app.collect()
                 rig.drain(_call)
                 if until is not None and until():
                     break
@@ -473,10 +532,12 @@ def figures(games):
     times, each step's fastest of the runs."""
     hold = {"p": 0, "h": 0, "f": 0, "b": 0, "r": 0, "w": 0}
     save = steps_total = hints = 0
+    gc_us = gc_idle = gc_in = 0
     press_bytes = frame_bytes = hint_bytes = button_bytes = 0
     for n in range(games):
         first = None
         size = 0
+        gc_n = -1  # idle collections made in every timed run of the game
         for r in range(REPEATS + 1):
             gc.collect()
             if r == 0:
@@ -502,7 +563,12 @@ def figures(games):
                 raise RuntimeError("the runs of game %d differ in length" % (n + 1))
             if r == 1:
                 hints += rig.hints
+                gc_idle += steps.gc_idle
+                gc_in += steps.gc_in
+            if r >= 1 and (gc_n < 0 or steps.gc_idle < gc_n):
+                gc_n = steps.gc_idle
             del rig, steps
+        gc_us = max(gc_us, first.gc_max(gc_n))
         steps_total += size
         for i in range(size):
             kind = chr(first.kinds[i])
@@ -522,6 +588,9 @@ def figures(games):
         "loop_hold_request_max_us": hold["r"],
         "loop_hold_writer_max_us": hold["w"],
         "save_write_max_us": save,
+        "gc_collect_max_us": gc_us,  # the render task's idle collection, a step of its own
+        "gc_idle_collections": gc_idle,  # in each game's first timed run
+        "gc_in_steps": gc_in,  # steps in which MicroPython collected by itself (those runs)
         "board_bench_games": games,
         "board_bench_steps": steps_total,
         "board_bench_hints": hints,

@@ -4,10 +4,12 @@
 #   input     every POLL_MS: scan the keys, debounce, presses -> controller.press (or the
 #             self-test while it runs), keys held LONG_MS -> controller.long_press (HINT);
 #             a stuck key becomes an "error" event (code "stuck").
-#   render    every FRAME_MS: controller.tick(now) (timed changes, the board's own player: its
-#             choice may hold the loop ~2 s on an RP2040, well inside the watchdog's 8 s),
-#             renderer.render(view, now) (the renderer writes the LEDs only when the frame
-#             changed); the self-test instead while it runs.
+#   render    every FRAME_MS: controller.tick(now) (timed changes, the board's own player's
+#             next slice), renderer.render(view, now) (the renderer writes the LEDs only when
+#             the frame changed), the save of a press (controller.flush); the self-test
+#             instead while it runs. Then, in a step of its own after the other tasks had
+#             their turn, the garbage collection when one is due (hw/collector.py), so that
+#             MicroPython's own collections seldom fall inside a press, a request or a slice.
 #   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
 #             Protocol); when it returns (the host asked for the REPL) the app stops.
 #   watchdog  when `wdt` (anything with .feed()) is given: every CHECK_MS it feeds the watchdog
@@ -38,28 +40,36 @@ from kernels.compat import const  # noqa: E402
 POLL_MS = const(5)
 FRAME_MS = const(20)
 CHECK_MS = const(1000)  # watchdog checks; the hardware timeout is 8 s
-_START_GC = const(2048)  # bytes between collections while starting
-_PLAY_GC = const(16)  # then a 16th of the heap
+_START_GC = const(2048)  # bytes between collections while starting (then hw/collector.py)
 
 
 def _drop(event):
     pass
 
 
-def _pack_heap(starting):
+def _pack_heap():
     """Keeps the heap in one piece (MicroPython; issue 11). While the firmware loads (from
     the import of this module to the end of build()) the collector runs every _START_GC
     bytes allocated, so its long-lived objects (code, the weights, buffers) lie packed at
     the bottom of the heap, not spread through it among the garbage of loading; afterwards
-    every 1/_PLAY_GC of the heap, so what a game keeps (its record, code loaded when first
-    needed) is not scattered through a heap full of garbage either. Else no 2 KB block is
-    left for a reply although half the heap is free (measured on the unix port: 57 KB free
-    in pieces of at most 1.3 KB after start-up in 200 KB; 166 KB in pieces of 1.3 KB at a
-    game's end in 384 KB). On a 190 KB heap: a collection every ~12 KB, a few ms on an RP2040."""
+    the Collector (hw/collector.py) collects every 1/32 of the heap in the frames' idle
+    time, so what a game keeps (its record, code loaded when first needed) is not
+    scattered through a heap full of garbage either. Else no 2 KB block is left for a reply
+    although half the heap is free (measured on the unix port: 57 KB free in pieces of at
+    most 1.3 KB after start-up in 200 KB; 166 KB in pieces of 1.3 KB at a game's end in
+    384 KB)."""
     if _MICROPY:
         gc.collect()
-        heap = gc.mem_free() + gc.mem_alloc()
-        gc.threshold(_START_GC if starting else heap // _PLAY_GC)
+        gc.threshold(_START_GC)
+
+
+def _collector():
+    """The frames' idle collections once the firmware is loaded (MicroPython only)."""
+    if not _MICROPY:
+        return None
+    from hw.collector import Collector
+
+    return Collector(gc)
 
 
 class App:
@@ -80,6 +90,7 @@ class App:
         poll_ms=POLL_MS,
         frame_ms=FRAME_MS,
         check_ms=CHECK_MS,
+        collector=None,
     ):
         self.board = board
         self.layout = layout
@@ -104,6 +115,7 @@ class App:
         self.tasks = []
         self.stopped = False
         self.protocol = None  # set by build()
+        self.collector = collector  # hw.collector.Collector, or None: MicroPython's own
         self._done = None
 
     # The tasks' steps (also called directly by tests and benchmarks)
@@ -127,6 +139,12 @@ class App:
             self.ctl.flush()  # a press's save, once its frame is drawn
         self.frames = (self.frames + 1) & 0xFFFF
         return wrote
+
+    def collect(self):
+        """The idle part of a frame, a step of its own: a garbage collection when one is due
+        (hw/collector.py); True when it collected."""
+        c = self.collector
+        return c is not None and c.idle()
 
     def _stuck(self, name, now_ms):
         self.out(
@@ -163,6 +181,9 @@ class App:
         while True:
             start = clock()
             self.frame(start)
+            if self.collector is not None:
+                await sleep_ms(0)  # the frame's step ends: presses, the serial task first
+                self.collect()
             wait = self.frame_ms - ticks_diff(clock(), start)
             await sleep_ms(wait if wait > 0 else 0)
 
@@ -260,7 +281,7 @@ def build(
 ):
     """The whole firmware on given hardware (main.py) or fakes (tests, the simulator):
     controller booted from `store`, renderer, protocol on the serial port, App."""
-    _pack_heap(True)
+    _pack_heap()
     from control import loader
 
     loader.reserve()  # first, while the heap is whole: the board's player's weights
@@ -294,5 +315,6 @@ def build(
         sink[0] = proto
         app.protocol = proto
         app.serial = lambda: link.serve(proto, stream, nonblocking)
-    _pack_heap(False)
+    app.collector = _collector()  # last: its first collection packs what build() made
+    ctl.set_collector(app.collector)
     return app

@@ -23,6 +23,8 @@
 # offer to resign (a race it cannot win, or not without a gammon) or double; an offer made
 # to one of its sides (a double, a resignation) it answers a pace after it is made. Every
 # action goes through control/cube_actions.act(..., by_board=True), as a person's buttons.
+from gc import collect
+
 from display.view import BLINK_MS, ROLL_MS, target_of
 from hw.ticks import ticks_add, ticks_diff
 from model.game import DONE, MOVE, PLAIN, ROLL
@@ -157,6 +159,8 @@ class Bot:
 
                 b = ctl.dice.randbytes(2)
                 rand = chance(b[0] << 8 | b[1])
+            c = ctl.collector  # a choice starts with a collection: in the app's idle step
+            self.opp.collect = c.soon if c is not None else collect
             p = self.plan = Plan(self.opp, g, level, rand)
             self.plan_key = key
             glow = 0

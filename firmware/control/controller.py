@@ -46,6 +46,7 @@ class Controller:
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
         self.page = None  # cube_page.Page: the cube page open, or a drop asked once
         self.hinting = None  # hint.Hint being thought out (ROLL held), a slice a tick
+        self.collector = None  # the app's hw.collector.Collector (its idle collections)
         self._sides()
         self.turn_changed(now_ms)
         if game.phase == OVER:
@@ -175,6 +176,10 @@ class Controller:
     def set_pace(self, ms):
         """The board player's time per step (sim_main --pace, tests)."""
         self.pace_ms = ms
+
+    def set_collector(self, collector):
+        """The app's idle collections (app.build): the board's choices ask them."""
+        self.collector = collector
 
     # The selection, the menu's place, the cursor: asked for by buttons, menu, autoplay
     def select(self, pt, now_ms, dests=None):
