@@ -145,6 +145,7 @@ class Opponent:
         self.evaluations = 0
         self.left = 0  # evaluations the slice under way may still spend
         self.current = None  # the Choice under way
+        self.collect = collect  # a choice's first: autoplay.Bot sets its app's idle one
 
     def think(self, position, dice, level="strong", rand=None, keeps=None):
         """A Choice of the play this level makes, to be made by its step() calls.
@@ -173,7 +174,7 @@ class Opponent:
         It starts with a collection of the heap, a slice of its own: the play-code lists may
         grow by thousands of codes, which a heap full of garbage (and of stale pointers that
         a collection made deeper in the search would find) cannot give."""
-        collect()
+        self.collect()  # gc.collect, or the app's Collector.soon: in its idle step next
         yield
         self.evaluations = 0
         start = self.start
