@@ -49,7 +49,6 @@ class Protocol:
         self.errors = 0
         self._pressing = False
         self._refused = None
-        self._frame = None  # `leds`: the copy of the frame being written (made on first use)
 
     # bytes in
     def feed(self, data, now_ms, n=-1, more=False, start=0):
@@ -194,15 +193,9 @@ class Protocol:
         """The frame in base64, 64 characters a piece: no long text is made (its ~1.8 KB
         took three blocks of that size, which a cut-up heap may not have). The frame is
         copied when its first piece is written, so the reply shows one whole frame, drawn
-        before or after the request; the writer writes one line at a time, so one copy
-        serves every `leds` reply (made on first use, kept)."""
-        buf = self.strip.buf
-        n = len(buf)
-        copy = self._frame
-        if copy is None or len(copy) != n:
-            copy = self._frame = bytearray(n)
-        copy[:] = buf
-        mv = memoryview(copy)
+        before or after the request; the copy lives as long as the reply is written."""
+        mv = memoryview(bytes(self.strip.buf))
+        n = len(mv)
         for i in range(0, n, _B64_IN):
             yield binascii.b2a_base64(mv[i : i + _B64_IN], newline=False)
 
