@@ -4,6 +4,7 @@
 # the minimal layout MENU first opens the cube page (cube_page.py) when there is something
 # to offer.
 from display.view import target_of_button
+from kernels.compat import unload as _unload
 from model.settings import FLAG, LEVELS, PALETTES, PLAYER_MODES
 
 from control.refusal import fail
@@ -50,7 +51,17 @@ def value(settings, item):
 
 def press(ctl, name, now):
     """MENU: opens the menu, goes to the next item, closes it after the last. Another button
-    while the menu is open: the next or previous value of the item."""
+    while the menu is open: the next or previous value of the item. Once the menu is closed
+    (after the last item, or by its new game) this module is dropped: a board set up with
+    the menu then plays without its code in the heap (the next MENU loads it again)."""
+    try:
+        return _press(ctl, name, now)
+    finally:
+        if ctl.menu_item < 0:
+            _unload("control.menu")
+
+
+def _press(ctl, name, now):
     item = ctl.menu_item
     if name == "MENU":
         if item < 0 and _cube_first(ctl):

@@ -252,3 +252,24 @@ def test_a_board_player_that_cannot_load_gives_the_sides_back_to_people():
             del sys.modules["control.autoplay"]
         else:
             sys.modules["control.autoplay"] = real
+
+
+def test_the_menu_code_leaves_the_heap_once_the_menu_is_closed():
+    import sys
+
+    ctl, rec = fakes.make(keep=16)
+    ctl.press("MENU", 10)
+    assert "control.menu" in sys.modules and ctl.menu_item == 0
+    for _ in range(5):  # to players: human against the board
+        ctl.press("MENU", 20)
+    ctl.press("RIGHT", 21)
+    assert ctl.settings.players == ["human", "board"] and ctl.bot
+    assert "control.menu" in sys.modules  # open: kept between presses
+    for _ in range(5):  # past the last item: closed
+        ctl.press("MENU", 30)
+    assert ctl.menu_item == -1 and "control.menu" not in sys.modules
+    ctl.press("MENU", 40)  # loaded again for the next MENU
+    assert ctl.menu_item == 0 and rec.of("menu")[-1]["item"] == "new"
+    ctl.press("ROLL", 41)  # its new game closes it too
+    assert ctl.menu_item == -1 and "control.menu" not in sys.modules
+    fakes.done(ctl)
