@@ -14,17 +14,11 @@
 #       or "mwc": match winning chance), both in thousandths
 # The strong level's money doubles and takes are gammon/cube_money.py's (Keith's count in a
 # race, margins fitted to gnubg with contact), its match decisions gammon/cube.py's. The easy
-# level keeps issue 13's plain rule for doubles and takes, from the chance of winning alone:
-# it doubles between 68% and 82% (when the cube is its to turn and not dead), takes at 25% or
-# more; its resignations are the strong level's.
-from kernels.compat import const
-
+# level's doubles are gammon/cube_easy.py's (the same rules with blunter margins: it doubles
+# late), loaded only when that level decides; its takes and resignations are the strong
+# level's.
 from gammon import cube, cube_money
 from gammon.match import DOUBLE, RESIGN
-
-_EASY_LOW = const(2785)  # 68%: the easy level doubles from here ...
-_EASY_HIGH = const(3359)  # ... up to 82%
-_EASY_TAKE = const(1024)  # and takes at 25% or more
 
 
 def _view(net, position, match, player):
@@ -62,18 +56,18 @@ def decide(net, position, match, player, level="strong"):
     if not match.may_double(player) or not cube.may_double(t):
         return None
     if level == "easy":
-        return "double" if _EASY_LOW <= p[0] <= _EASY_HIGH else None
+        from gammon import cube_easy
+
+        return "double" if cube_easy.doubles(p, t, x, b) else None
     return "double" if _doubles(p, t, x, b) else None
 
 
 def answer(net, position, match, player, level="strong"):
     """The answer to the offer made by `player` (on roll): "take" or "drop" to a double,
-    "accept" or "reject" to a resignation."""
+    "accept" or "reject" to a resignation (the same at both levels)."""
     p, t, x, race, b = _view(net, position, match, player)
     if match.offer == RESIGN:
         return "accept" if cube.accepts(p, t, x, match.offer_value) else "reject"
-    if level == "easy":
-        return "take" if cube.P - p[0] >= _EASY_TAKE else "drop"
     # the doubler's terms before its cube is turned, as cube.takes wants them
     return "take" if _takes(p, t, x, b) else "drop"
 

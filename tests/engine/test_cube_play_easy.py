@@ -1,0 +1,139 @@
+# The easy level's cube (gammon/cube_easy.py through gammon/cube_play.py) on constructed
+# probabilities: where it doubles, where it does not though the strong level would (its later
+# doubles), that it takes and drops as the strong level does, and that it never turns a cube
+# it may not (MicroPython too).
+from gammon import Position
+from gammon import cube as cb
+from gammon import cube_easy as ce
+from gammon import cube_money as cm
+from gammon.cube import Terms
+from gammon.cube_play import answer, decide
+from gammon.match import Match
+
+START = Position.start()
+BOARD = START.key()  # contact, not crashed
+X = cb.efficiency(BOARD)
+CENTRED = Terms(1, -1, 0, 0, 0, False, True)
+OWNED = Terms(2, 0, 0, 0, 0, False, True)
+SCORE_55 = Terms(1, -1, 7, 5, 5, False, False)  # a 7-point match at 2-2
+SCORE_22 = Terms(1, -1, 7, 2, 2, False, False)  # ... at 5-5
+
+# (win, win gammon, win backgammon, lose gammon, lose backgammon) out of 4096
+LATE = (2687, 1200, 0, 200, 0)  # money: a double gains 0.134 a cube, strong's margin 0.12
+CLEAR = (2728, 1200, 0, 200, 0)  # money: it gains 0.151 a cube
+TOO_GOOD = (3179, 1200, 0, 200, 0)  # at an owned cube: worth more played on
+EVEN = (2048, 400, 0, 400, 0)
+MATCH_EARLY = (2523, 1200, 0, 200, 0)  # 2-2: a double gains 0.03% of the match
+AT_22 = (2041, 0, 0, 400, 0)  # 5-5 (each 2 away): a double gains 3.04%
+
+
+class FakeNet:
+    """A network that sees the probabilities it is given (kernels.net.Net's two calls)."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def equity(self, board, side):
+        return 0
+
+    def probabilities(self):
+        return self.p
+
+
+def _gain(p, t):
+    nd, dt, dp = cb.equities(p, t, X)
+    return min(dt, dp) - nd
+
+
+def _strong(p, t):
+    return cb.doubles(p, t, X) if t.length else cm.doubles(p, t, X, BOARD)
+
+
+def test_money_doubles_later_than_the_strong_level():
+    assert cm.MARGIN_DOUBLE <= _gain(LATE, CENTRED) < ce.MONEY_DOUBLE
+    assert _strong(LATE, CENTRED) and not ce.doubles(LATE, CENTRED, X, BOARD)
+    assert _gain(CLEAR, CENTRED) >= ce.MONEY_DOUBLE
+    assert _strong(CLEAR, CENTRED) and ce.doubles(CLEAR, CENTRED, X, BOARD)
+
+
+def test_no_double_when_nothing_is_gained_or_the_game_is_worth_more_played_on():
+    for t in (CENTRED, OWNED, SCORE_55):
+        assert not ce.doubles(EVEN, t, X, BOARD)
+    assert cb.action(TOO_GOOD, OWNED, X) == cb.TOO_GOOD
+    assert not ce.doubles(TOO_GOOD, OWNED, X, BOARD)
+
+
+def test_match_doubles_only_where_the_double_gains_three_percent():
+    assert 0 < _gain(MATCH_EARLY, SCORE_55) < ce.MATCH_DOUBLE
+    assert _strong(MATCH_EARLY, SCORE_55) and not ce.doubles(MATCH_EARLY, SCORE_55, X, BOARD)
+    assert _gain(AT_22, SCORE_22) >= ce.MATCH_DOUBLE
+    assert ce.doubles(AT_22, SCORE_22, X, BOARD)
+
+
+def test_a_race_and_a_crashed_board_are_the_strong_levels():
+    # a race: 70 pips (plus a seventh) against 77, Keith's count doubles whatever the network
+    me = [1, 0, 1, 4, 4, 5] + [0] * 19
+    opp = [0, 0, 0, 4, 5, 6] + [0] * 19
+    race = Position(me, opp).key()
+    assert not cb.contact(race)
+    x = cb.efficiency(race)
+    for p in (EVEN, LATE, (3000, 0, 0, 0, 0)):
+        for t in (CENTRED, OWNED):
+            assert ce.doubles(p, t, x, race) == cm.doubles(p, t, x, race)
+    assert ce.doubles(EVEN, CENTRED, x, race)
+
+
+def test_never_a_cube_it_may_not_turn():
+    strong_cash = (4000, 0, 0, 0, 0)
+    for t in (Terms(2, 1, 0, 0, 0, False, True),  # the opponent's cube
+              Terms(1, -1, 7, 1, 3, True, False),  # the Crawford game
+              Terms(2, 0, 7, 2, 5, False, False),  # dead: 2 away with the cube at 2
+              Terms(1, -1, 7, 1, 3, False, False),  # the leader 1 away after Crawford
+              Terms(1, -1, 0, 0, 0, False, True, cube_on=False)):  # no cube
+        for p in (strong_cash, AT_22, CLEAR):
+            for x in (0, X):
+                assert not ce.doubles(p, t, x, BOARD)
+
+
+def test_decide_at_the_easy_level_through_the_match():
+    net = FakeNet(CLEAR)
+    m = Match(0, True, True)
+    assert decide(net, START, m, 0, "easy") == "double"
+    assert decide(FakeNet(LATE), START, m, 0, "easy") is None
+    assert decide(FakeNet(LATE), START, m, 0, "strong") == "double"
+    m.double(0)
+    m.take(1)  # player 1 owns the cube now: player 0 may not redouble
+    assert decide(net, START, m, 0, "easy") is None
+    m = Match(7, True, False)
+    m.resume([2, 2], False, False, 3)
+    assert decide(FakeNet(AT_22), START, m, 0, "easy") is None  # 5 away: no 3% to gain
+    m = Match(7, True, False)
+    m.resume([5, 5], False, False, 3)
+    assert decide(FakeNet(AT_22), START, m, 0, "easy") == "double"
+    m = Match(7, True, False)
+    m.resume([4, 6], True, False, 3)  # the Crawford game
+    assert decide(FakeNet(AT_22), START, m, 0, "easy") is None
+    m = Match(7, True, False)
+    m.resume([5, 4], False, False, 3, 2, 0)  # player 0 owns a dead cube at 2 (2 away)
+    assert decide(FakeNet((4000, 0, 0, 0, 0)), START, m, 0, "easy") is None
+
+
+def test_takes_and_drops_are_the_strong_levels():
+    cases = ((EVEN, "take"), (LATE, "take"), ((3900, 0, 0, 0, 0), "drop"),
+             ((3300, 300, 0, 100, 0), None), (AT_22, None), (MATCH_EARLY, None))
+    for n, score in ((0, None), (7, [2, 2]), (7, [5, 5]), (7, [4, 2])):
+        for p, want in cases:
+            m = Match(n, True, n == 0)
+            if score:
+                m.resume(score, False, False, 3)
+            m.double(0)
+            easy = answer(FakeNet(p), START, m, 0, "easy")
+            assert easy == answer(FakeNet(p), START, m, 0, "strong")
+            if want and n == 0:
+                assert easy == want, p
+    # the plain rule of before took at 25% to win or more: now 22% with no gammons is a take
+    # (money's take point with a live cube is lower), 27% against many gammons a drop
+    m = Match(0, True, True)
+    m.double(0)
+    assert answer(FakeNet((3195, 0, 0, 0, 0)), START, m, 0, "easy") == "take"
+    assert answer(FakeNet((2990, 1400, 0, 0, 0)), START, m, 0, "easy") == "drop"
