@@ -115,6 +115,9 @@ OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle", "test_matc
 GROUP_HEAP = {"test_opponent": "72K", "test_opponent_worst": "72K", "test_range32": "80K",
               "test_cube": "80K", "test_cube_money": "64K"}
 
+# test_cube_play_easy: the cube code and its match table beside the engine, as test_cube_money
+OWN_PROCESS += ("test_cube_play_easy",)
+
 
 def _engine_modules():
     names = os.listdir(ENGINE_TESTS)
