@@ -33,12 +33,17 @@ def route(ctl, name, now):
 
 def held(ctl, name, now):
     """A key held 800 ms (Controller.long_press): ROLL held while a person plays (its press
-    was refused: the play is not done) starts a HINT; MENU held in the minimal layout (its
-    press opened the menu: closed again) opens the cube page, a double or a resignation,
-    also in cubeless money play, where MENU alone opens the settings. In this module, loaded
-    in every game: a held key's first press allocates no module."""
+    was refused: the play is not done), or on the cube page or while an offer waits (refused
+    there too: a cube decision is asked), starts a HINT; MENU held in the minimal layout
+    (its press opened the menu: closed again) opens the cube page, a double or a
+    resignation, also in cubeless money play, where MENU alone opens the settings. In this
+    module, loaded in every game: a held key's first press allocates no module."""
     if name == "ROLL" and ctl.hint_ready:
         ctl.start_hint(now)
+    elif name == "ROLL" and (ctl.page is not None or ctl.offer_waiting()):
+        from control import hint_cube  # lit at once: no slices, control/hint.py not loaded
+
+        hint_cube.start(ctl, now)
     elif name == "MENU" and ctl.layout == "minimal" and ctl.menu_item == 0:
         from control import cube_page
 

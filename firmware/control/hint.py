@@ -7,8 +7,9 @@
 # every press is taken (a press cancels it; ROLL held again starts a new one). A change of
 # the game meanwhile (a step by the protocol, the sides, the menu) drops it unlit. The
 # protocol's `hint` request answers at once: hint() thinks out every slice in one go.
+# On a person's cube decision the advice is control/hint_cube.py's (loaded only then).
 from display.view import target_of
-from model.game import MOVE, hop_text
+from model.game import DONE, MOVE, ROLL, hop_text
 
 from control.errors import err
 
@@ -20,34 +21,33 @@ _DONE = 2
 
 def _why_not(ctl):
     """None when a hint can be had now (a person's play, dice thrown, no menu or dice entry
-    open), else the wrong_phase error."""
+    open, no offer waiting), else the wrong_phase error."""
     g = ctl.game
-    if g.phase != MOVE or ctl.busy() or ctl.entry or ctl.menu_item >= 0:
+    if g.phase != MOVE or ctl.busy() or ctl.entry or ctl.menu_item >= 0 or ctl.offer_waiting():
         return err("wrong_phase", "a hint is for a person's play, the dice thrown")
     return None
 
 
 def _key(g):
-    """What a hint is for: the game, its turn and the steps made."""
-    return (g.game_number, len(g.codes), len(g.turn_state.steps))
+    """What a hint is for: the game, its turn and the steps made, as one small int (a
+    tuple would be heap; t.done, as t.steps would make a tuple of the steps)."""
+    return (g.game_number * 4096 + len(g.codes)) * 8 + len(g.turn_state.done)
 
 
 def start(ctl, now):
     """(True, Hint) to be thought out by its step() calls, or (False, error): wrong_phase
-    outside a person's play, no_player when the board's player cannot be loaded (no
-    weights, no memory)."""
+    outside a person's play or cube decision, no_player when the board's player cannot be
+    loaded (no weights, no memory). A person's cube decision (to double before the throw or
+    instead of ROLL, to take or drop, to accept a resignation) is control/hint_cube.py's,
+    lit at once."""
     g = ctl.game
-    if (g.mp is not None or g.terms[1]) and g.phase != MOVE and not ctl.entry:
-        # a person's cube decision (to double, take or drop, accept a resignation): the
-        # board's advice (control/autoplay.cube_advice), in the same slice
-        from control.autoplay import cube_advice
+    before_throw = (g.mp is not None or g.terms[1]) and (g.phase == ROLL or g.phase == DONE)
+    if before_throw or ctl.offer_waiting():
+        from control.hint_cube import start as cube
 
-        try:
-            advice = cube_advice(ctl)
-        except Exception as exc:  # MemoryError, no file, a broken file
-            return False, err("no_player", "no hint: the board's player failed: %r" % exc)
-        if advice is not None:
-            return True, CubeHint(advice)
+        out = cube(ctl, now)
+        if out is not None:
+            return out
     e = _why_not(ctl)
     if e is not None:
         return False, e
@@ -59,17 +59,6 @@ def start(ctl, now):
     except Exception as exc:  # MemoryError, no file, a broken file
         return False, err("no_player", "no hint: the board's player cannot be loaded: %r" % exc)
     return True, Hint(Plan(opp, ctl.game, "strong"), _key(ctl.game))
-
-
-class CubeHint:
-    """The cube's advice, known at once: `result` is {"cube": autoplay.cube_advice(ctl)}
-    (the action advised and the equities behind it); nothing is lit on the points."""
-
-    def __init__(self, advice):
-        self.result = {"cube": advice}
-
-    def step(self, ctl, now):
-        return True
 
 
 class Hint:
@@ -120,8 +109,9 @@ class Hint:
 
 
 def hint(ctl, now):
-    """The protocol's `hint`: (True, {"play", "steps"}) with the hint lit, or {"cube": advice}
-    on a person's cube decision, or (False, error) as start() says; every slice in one go."""
+    """The protocol's `hint` in one go: (True, {"play", "steps"}) with the hint lit, or
+    {"cube": advice} (lit too) on a person's cube decision, or (False, error) as start()
+    says."""
     ok, h = start(ctl, now)
     if not ok:
         return False, h

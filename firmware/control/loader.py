@@ -48,6 +48,7 @@ def unload():
         "control.plan",
         "control.order",
         "control.hint",
+        "control.hint_cube",
         "gammon.opponent",
         "kernels.net",
         "kernels.apply",

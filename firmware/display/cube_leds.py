@@ -15,11 +15,26 @@
 # shows its player's score instead of the checkers borne off: one LED a point from the
 # board edge (two points a LED, the odd one at half level, in matches over 15 points) and
 # the match length as one LED in the cube colour, the goal.
+# HINT on a person's cube decision (view.advice, of view.advice_of) takes that person's row
+# until the next press, as a checker hint stays: told apart from the offers' blinking bars
+# by being steady and dotted (the first, third and fifth LED from the edge). Green (the
+# glow colour) says act: double, take, accept; red says do not: no double, drop, reject; too
+# good to double (play on for the gammon) is the red dots with green between them.
 # Nothing here allocates: the frame is the renderer's (put, segment, seglen).
 from kernels.compat import const
 
-from display.palette import E_CUBE, E_DEST, E_ERR, E_FULL, E_HALF, E_OFF
-from display.view import ASK_ACCEPT, ASK_DROP, ASK_OFFER, ASK_TAKE, OFFER_DOUBLE
+from display.palette import E_CUBE, E_DEST, E_ERR, E_FULL, E_HALF, E_OFF, E_YES
+from display.view import (
+    ADVICE_ACCEPT,
+    ADVICE_DOUBLE,
+    ADVICE_TAKE,
+    ADVICE_TOO_GOOD,
+    ASK_ACCEPT,
+    ASK_DROP,
+    ASK_OFFER,
+    ASK_TAKE,
+    OFFER_DOUBLE,
+)
 
 _SLOT_OFF = const(26)  # + player (renderer's slots)
 _SLOT_TURN = const(30)  # + player
@@ -50,9 +65,19 @@ def _offered(r, s, kind, value, on):
         _bar(r, s, value, E_DEST)
 
 
+def _advice(r, s, advice):
+    """HINT's advice in row `s`, steady: green dots (act), red dots (do not), red dots with
+    green between them (too good: play on)."""
+    yes = advice == ADVICE_DOUBLE or advice == ADVICE_TAKE or advice == ADVICE_ACCEPT
+    between = E_YES if advice == ADVICE_TOO_GOOD else E_OFF
+    for i in range(r.seglen(s)):
+        r.put(s, i, (E_YES if yes else E_ERR) if i & 1 == 0 else between)
+
+
 def cube(r, view, on):
     """The cube's rows (the cube itself only when the game's terms have it; a resignation
-    shows without), offers and the answer asked for; `on` is the blink's phase."""
+    shows without), offers, the answer asked for and HINT's advice; `on` is the blink's
+    phase."""
     owner = view.cube_owner
     for p in range(2):
         s = _SLOT_CUBE + p
@@ -75,6 +100,8 @@ def cube(r, view, on):
             _offered(r, _SLOT_CUBE + a, view.offer, view.offer_value, on)
         r.segment(_SLOT_TURN + 1 - a, E_OFF)
         r.segment(_SLOT_TURN + a, E_FULL + a if on else E_OFF)
+    if view.advice and view.advice_of >= 0:  # over what the row showed, until the next press
+        _advice(r, _SLOT_CUBE + (view.advice_of & 1), view.advice)
 
 
 def score(r, view):

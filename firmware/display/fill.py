@@ -1,5 +1,6 @@
 # Fills the View from the game and what the controller hands it: its selection, dice entry,
-# menu, hint and cube page, the match (read, never written; it imports no control module).
+# menu, hint (a play's masks, or the cube's advice) and cube page, the match (read, never
+# written; it imports no control module).
 # The board's own player shows its steps through the selection (autoplay.py). Also moves the
 # cursor (minimal layout).
 from hw.ticks import ticks_diff
@@ -48,8 +49,14 @@ def fill_view(ctl, v):
     old = v.selected
     v.selected = target_of(turn, ctl.sel) if ctl.sel >= 0 else -1
     cands = _cursor(ctl, v, old)
-    if ctl.hint:  # HINT: the sources glow, the destinations blink (both: alternately)
-        v.movable, v.dests = ctl.hint
+    h = ctl.hint
+    v.advice = 0
+    v.advice_of = -1
+    if type(h) is int:  # HINT on a cube decision: advice | player << 3 (control/hint_cube.py)
+        v.advice = h & 7
+        v.advice_of = h >> 3
+    elif h:  # HINT: the sources glow, the destinations blink (both: alternately)
+        v.movable, v.dests = h
     v.turn = turn
     v.game_phase = g.phase
     v.phase = MENU if ctl.menu_item >= 0 else g.phase

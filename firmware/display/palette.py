@@ -53,7 +53,8 @@ E_CURSOR = const(31)
 E_MENU = const(32)
 E_SPARK = const(33)  # the game-over chase on the winner's tray
 E_CUBE = const(34)  # the cube centred, an offered cube (the selection colour, not pulsing)
-ENTRIES = const(35)
+E_YES = const(35)  # HINT's cube advice to act (double, take, accept): the glow colour, steady
+ENTRIES = const(36)
 _STACKS = const(10)  # stack entries per player: 1 + 2 + 3 + 4 layers
 
 _HALF = const(127)
@@ -98,6 +99,7 @@ class Colours:
         self.set(E_MENU, C_MENU, _FULL)
         self.set(E_SPARK, C_SEL, _FULL)
         self.set(E_CUBE, C_SEL, _FULL)
+        self.set(E_YES, C_GLOW, _FULL)
         return True
 
     def set(self, entry, slot, level):

@@ -10,8 +10,9 @@
 #   checker alternates with the glow. dests: the same place blinks in the destination
 #   colour. selected: the top checker pulses in the selection colour. cursor: the tip LED
 #   (alternating with a checker there). flash: the whole segment (or both dice) red.
-# - Dice, the game over and the match's end: display/dice_leds.py. The cube, offers and the
-#   score between games of a match: display/cube_leds.py, loaded when first drawn (heap).
+# - Dice, the game over and the match's end: display/dice_leds.py. The cube, offers, HINT's
+#   cube advice and the score between games of a match: display/cube_leds.py, loaded when
+#   first drawn (heap).
 # - turn0/turn1: the player on roll. Menu: the board dimmed, die0 menu_item + 1 pips, die1
 #   menu_value + 1 (both 0-based; all nine cells past 6).
 # Deadlines (rolling_until, blink_until, flash_until) are ticks: 0 is none, and one more
@@ -175,7 +176,7 @@ class Renderer:
             marks.draw(self, view, turn, on)
             dice_leds.dice(self, view, now_ms, t, turn)
             self.segment(_SLOT_TURN + turn, E_FULL + turn)
-        if view.cube_on or view.ask:
+        if view.cube_on or view.ask or view.advice:
             self._cube_leds().cube(self, view, on)
         if view.flash_target >= 0 and _active(view.flash_until, now_ms):
             if view.flash_target == TARGET_DICE:

@@ -3,10 +3,12 @@
 # the render task asks for one 50 times a second). Preallocated; nothing allocated per frame.
 from kernels.frame import copy
 
-# The View's match fields (display/cube_leds.py), compared by name: small ints all
+# The View's match fields (display/cube_leds.py; HINT's cube advice too), compared by name:
+# small ints all
 MATCH = (
     "cube_on", "cube", "cube_owner", "offer", "offer_by", "offer_value", "shown_kind",
-    "shown_value", "ask", "ask_of", "match_length", "score0", "score1", "crawford", "match_over",
+    "shown_value", "ask", "ask_of", "advice", "advice_of", "match_length", "score0", "score1",
+    "crawford", "match_over",
 )
 
 

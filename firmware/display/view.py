@@ -22,6 +22,16 @@ ASK_OFFER = const(4)  # the cube page is open: double, or resign a single game/g
 # view.offer and view.shown_kind: gammon.match's NO_OFFER, DOUBLE, RESIGN
 OFFER_DOUBLE = const(1)
 OFFER_RESIGN = const(2)
+# view.advice: HINT's advice on a cube decision of player view.advice_of (display/cube_leds.py
+# lights it in that player's row, steady until the next press); 0 none. In the order of
+# control/hint_cube.ACTIONS, gammon/cube_play.advice's "action" words.
+ADVICE_DOUBLE = const(1)
+ADVICE_NO_DOUBLE = const(2)
+ADVICE_TOO_GOOD = const(3)  # no double: too good, play on for the gammon
+ADVICE_TAKE = const(4)
+ADVICE_DROP = const(5)
+ADVICE_ACCEPT = const(6)
+ADVICE_REJECT = const(7)
 
 FLASH_MS = const(300)  # red flash of an illegal press
 ROLL_MS = const(600)  # dice animation
@@ -71,6 +81,8 @@ class View:
         self.shown_value = 0  # ... its value (the cube offered, or 1-3)
         self.ask = 0  # ASK_*: what is being asked now, of ask_of
         self.ask_of = -1
+        self.advice = 0  # ADVICE_*: HINT's advice on a cube decision, 0 none
+        self.advice_of = -1  # ... of this player's decision (their row shows it)
         self.match_length = 0  # 0: money play (no score shown)
         self.score0 = 0
         self.score1 = 0

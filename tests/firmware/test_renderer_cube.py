@@ -4,9 +4,13 @@ from hw.output import FakeStrip
 
 STRIP = FakeStrip(452)  # first, as on the board (see test_renderer.py)
 
-from display.palette import E_CUBE, E_DEST, E_ERR, E_FULL, E_HALF  # noqa: E402
+from display.palette import E_CUBE, E_DEST, E_ERR, E_FULL, E_HALF, E_YES  # noqa: E402
 from display.renderer import STEP_MS, Renderer, segment_pixels  # noqa: E402
 from display.view import (  # noqa: E402
+    ADVICE_ACCEPT,
+    ADVICE_DOUBLE,
+    ADVICE_TAKE,
+    ADVICE_TOO_GOOD,
     ASK_ACCEPT,
     ASK_DROP,
     ASK_OFFER,
@@ -168,3 +172,66 @@ def test_the_strip_is_written_only_when_the_cube_picture_moves():
     for k in range(100):
         r.render(v, 2000 + k * 20)
     assert 6 <= STRIP.writes <= 10
+
+
+def _advice_row(r, code):
+    """HINT's advice as its row shows it: dots of green (act) or red (do not), too good red
+    with green between."""
+    yes, no = r.colours.rgb(E_YES), r.colours.rgb(E_ERR)
+    if code == ADVICE_TOO_GOOD:
+        return [no, yes] * 3
+    if code in (ADVICE_DOUBLE, ADVICE_TAKE, ADVICE_ACCEPT):
+        return [yes, DARK] * 3
+    return [no, DARK] * 3
+
+
+def _steady(r, v, name, want, steps=8):
+    """Segment `name` shows `want` in every step of the clock; the turn LEDs' states seen."""
+    turns = set()
+    for k in range(steps):
+        r.render(v, k * STEP_MS)
+        assert row(r, name) == want, (name, row(r, name), want)
+        turns.add((STRIP.rgb(segment_pixels(pico, "turn0")[0]),
+                   STRIP.rgb(segment_pixels(pico, "turn1")[0])))
+    return turns
+
+
+def test_hints_cube_advice_is_steady_dots_in_the_deciders_row():
+    r, v = make()
+    r.render(v, 0)
+    assert len({r.colours.rgb(e) for e in (E_YES, E_ERR, E_CUBE, E_DEST)}) == 4
+    cube = [r.colours.rgb(E_CUBE)] + [DARK] * 5
+    for p in (0, 1):
+        for code in range(1, 8):
+            v.advice, v.advice_of = code, p
+            _steady(r, v, "cube%d" % p, _advice_row(r, code))
+            assert row(r, "cube%d" % (1 - p)) == cube  # the other row as it was
+    v.advice, v.advice_of = 0, -1
+    r.render(v, 0)
+    assert row(r, "cube0") == row(r, "cube1") == cube
+
+
+def test_the_advice_on_an_offer_stays_steady_while_the_question_blinks():
+    """The answerer's row holds the advice instead of the offer's blinking bar, their turn
+    LED still blinks: the question is still asked. A resignation's advice shows without the
+    cube too (cubeless money play)."""
+    r, v = make()
+    v.offer, v.offer_by, v.offer_value = OFFER_DOUBLE, 0, 2
+    v.ask, v.ask_of = ASK_TAKE, 1
+    v.advice, v.advice_of = ADVICE_TAKE, 1
+    r.render(v, 0)
+    turns = _steady(r, v, "cube1", _advice_row(r, ADVICE_TAKE))
+    assert {t[1] for t in turns} == {DARK, r.colours.rgb(E_FULL + 1)}  # it blinks
+    v.cube_on = 0
+    v.offer, v.offer_by, v.offer_value, v.ask, v.ask_of = OFFER_RESIGN, 1, 1, ASK_ACCEPT, 0
+    v.advice, v.advice_of = ADVICE_ACCEPT, 0
+    _steady(r, v, "cube0", _advice_row(r, ADVICE_ACCEPT))
+    _steady(r, v, "cube1", [DARK] * 6)
+
+
+def test_a_still_advice_writes_the_strip_once():
+    r, v = make()
+    v.advice, v.advice_of = ADVICE_DOUBLE, 0
+    for k in range(100):  # two seconds of 20 ms frames
+        r.render(v, k * 20)
+    assert STRIP.writes == 1
