@@ -18,7 +18,10 @@
 #              person's move and during the board's; one JSON line. Its records take ~5
 #              bytes a step, one game's at a time, so it runs in a board-sized heap (a
 #              few KB over the heap mode's smallest), where the collector's pauses are the
-#              board's own: run it there, not in megabytes, for loop_hold_*. After each
+#              board's own: run it there, not in megabytes, for loop_hold_*. A frame is
+#              timed as the render task runs it, three steps (App.frame_tick, frame_draw,
+#              frame_save: a think slice, the strip's frame, a press's save), its
+#              allocation as one (App.frame). After each
 #              frame the render task's idle step (App.collect: the collection when one is
 #              due, hw/collector.py) is timed apart, as gc_collect_max_us; a collection of
 #              MicroPython's own that still falls inside a step stays in that step's time
@@ -283,6 +286,7 @@ class Steps:
         self._press = -1  # bytes of a press not yet followed by its frame, -1 none
         self._hint = False
         self.gc_idle = 0  # idle collections made (App.collect)
+        self.frames = 0  # frames of the allocation run (its steps: a frame's parts in one)
         self.gc_in = 0  # steps in which MicroPython collected by itself
         if into is None and not alloc:  # the idle collections' times in their order
             self.gc_us = array("H", bytearray(2 * GC_KEPT))
@@ -392,8 +396,15 @@ def play_game(rig, steps=None, frames_max=200000):
         else:
             app.collect()
 
-    def frame(kind):  # the render task's step, then its idle step
-        run(kind, app.frame, rig.now)
+    def frame(kind):  # the render task's steps (its three parts), then its idle step
+        if steps is None or steps.alloc:  # allocations: a frame's parts together
+            run(kind, app.frame, rig.now)
+            if steps is not None:
+                steps.frames += 1
+        else:
+            run(kind, app.frame_tick, rig.now)
+            run(kind, app.frame_draw, rig.now)
+            run(kind, app.frame_save)
         idle()
     turns = -1
     hints = None
@@ -554,7 +565,7 @@ def figures(games):
                 rig.close()
             if r == 0:
                 steps.end()
-                size = steps.n
+                size = steps.n + 2 * steps.frames  # the timing runs time a frame's 3 parts
                 press_bytes = max(press_bytes, steps.press_bytes)
                 frame_bytes = max(frame_bytes, steps.frame_bytes)
                 hint_bytes = max(hint_bytes, steps.hint_bytes)

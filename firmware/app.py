@@ -4,12 +4,13 @@
 #   input     every POLL_MS: scan the keys, debounce, presses -> controller.press (or the
 #             self-test while it runs), keys held LONG_MS -> controller.long_press (HINT);
 #             a stuck key becomes an "error" event (code "stuck").
-#   render    every FRAME_MS: controller.tick(now) (timed changes, the board's own player's
-#             next slice), renderer.render(view, now) (the renderer writes the LEDs only when
-#             the frame changed), the save of a press (controller.flush); the self-test
-#             instead while it runs. Then, in a step of its own after the other tasks had
-#             their turn, the garbage collection when one is due (hw/collector.py), so that
-#             MicroPython's own collections seldom fall inside a press, a request or a slice.
+#   render    every FRAME_MS, in steps of their own with the loop released between them (a
+#             think slice and the strip's frame never hold it together): controller.tick(now)
+#             (timed changes, the board's own player's next slice), renderer.render(view,
+#             now) (the renderer writes the LEDs only when the frame changed), the save of a
+#             press (controller.flush); the self-test instead while it runs. Then the
+#             garbage collection when one is due (hw/collector.py), so that MicroPython's own
+#             collections seldom fall inside a press, a request or a slice.
 #   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
 #             Protocol); when it returns (the host asked for the REPL) the app stops.
 #   watchdog  when `wdt` (anything with .feed()) is given: every CHECK_MS it feeds the watchdog
@@ -108,7 +109,7 @@ class App:
         self.inputs.on_press = self.press  # also when a test or benchmark polls directly
         self.inputs.on_long = self.long_press
         self.inputs.deb.on_stuck = self._stuck
-        self.frames = 0  # the render task's heartbeat (wraps at 16 bits)
+        self.frames = 0  # the render task's heartbeat: a beat a step (wraps at 16 bits)
         self.feeds = 0
         self.stalls = 0  # checks that found a task without progress
         self.test = None  # the SelfTest while it runs
@@ -130,19 +131,41 @@ class App:
             self.ctl.long_press(name, now_ms, True)
 
     def frame(self, now_ms):
-        """One render step; True when the LEDs were written."""
+        """One frame in one go (tests, benchmarks; the render task makes its three parts
+        steps of their own, the loop released between them); True when the LEDs were
+        written."""
+        self.frame_tick(now_ms)
+        wrote = self.frame_draw(now_ms)
+        self.frame_save()
+        return wrote
+
+    def frame_tick(self, now_ms):
+        """A frame's work: the controller's timed changes, the board's or a hint's next
+        slice, or the save of the last frame's own change (controller.tick)."""
+        if self.test is None:
+            self.ctl.tick(now_ms)
+        self.frames = (self.frames + 1) & 0xFFFF
+
+    def frame_draw(self, now_ms):
+        """The frame drawn (the renderer writes the LEDs only when it changed; the
+        self-test's step instead while it runs); True when the LEDs were written."""
         if self.test is not None:
             wrote = self.test.tick(now_ms)
         else:
-            self.ctl.tick(now_ms)
             wrote = self.renderer.render(self.ctl.view, now_ms)
-            self.ctl.flush()  # a press's save, once its frame is drawn
         self.frames = (self.frames + 1) & 0xFFFF
         return wrote
+
+    def frame_save(self):
+        """A press's save, once its frame is drawn (controller.flush)."""
+        if self.test is None:
+            self.ctl.flush()
+        self.frames = (self.frames + 1) & 0xFFFF
 
     def collect(self):
         """The idle part of a frame, a step of its own: a garbage collection when one is due
         (hw/collector.py); True when it collected."""
+        self.frames = (self.frames + 1) & 0xFFFF
         c = self.collector
         return c is not None and c.idle()
 
@@ -180,9 +203,13 @@ class App:
         clock = self.clock
         while True:
             start = clock()
-            self.frame(start)
+            self.frame_tick(start)  # each part a step: presses, the serial task between
+            await sleep_ms(0)
+            self.frame_draw(start)
+            await sleep_ms(0)
+            self.frame_save()
             if self.collector is not None:
-                await sleep_ms(0)  # the frame's step ends: presses, the serial task first
+                await sleep_ms(0)
                 self.collect()
             wait = self.frame_ms - ticks_diff(clock(), start)
             await sleep_ms(wait if wait > 0 else 0)

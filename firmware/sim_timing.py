@@ -3,7 +3,9 @@
 # Pace slows the firmware's own work to the board's CPU: PacedApp and the protocol's feed
 # (sim_main wires them) time each step (a press, a frame with the board's thinking, a
 # request) and Pace then blocks for (factor - 1) times it; the time the step spent in
-# simulated I/O is left out. The board's own App has none of this. TimedStrip
+# simulated I/O is left out. The render task's idle collection (App.collect) is paced by
+# GC_FACTORS instead: it is MicroPython's C code, not bytecode (hardware/README.md section
+# 5 has the estimate). The board's own App has none of this. TimedStrip
 # makes each strip write take its time on the wire (neopixel: ~30 us a LED with the loop
 # held; the RP2040's PIO + DMA path: a small set-up, waiting only for a frame still being
 # sent). UsbCdc is the Pico's USB serial: poll says POLLOUT only when a 64-byte packet fits,
@@ -18,6 +20,10 @@ from hw.ticks import ticks_diff, ticks_us
 # RP2040 / this machine's unix port, measured by instruction counts (issue 11); the ESP32-S3
 # is about 2.4 times faster than the RP2040.
 FACTORS = {"pico": 180, "pico-dma": 180, "esp32s3": 75}
+# A garbage collection's board time over its time here, estimated from the collector's loops
+# (cycles per word of the live heap and per block of the heap: ~6.5 ms for an RP2040's 190 KB
+# against ~0.27 ms for this port's board-sized heap), not measured on a board.
+GC_FACTORS = {"pico": 25, "pico-dma": 25, "esp32s3": 10}
 TIMINGS = ("none", "pico", "pico-dma", "esp32s3")
 NEOPIXEL_US_PER_LED = 30  # 24 bits at 800 kHz, plus the latch: bit-banged or RMT, waited for
 DMA_SETUP_US = 150  # the PIO/DMA adapter's write at board pace: arm one DMA transfer
@@ -42,8 +48,9 @@ class Pace:
     """Slows each timed step to `factor` times its host time; `io_us` is simulated I/O time
     (strip, serial) that steps leave out: it already takes the board's time."""
 
-    def __init__(self, factor, clock=ticks_us, block=block_us):
+    def __init__(self, factor, clock=ticks_us, block=block_us, gc_factor=None):
         self.factor = factor
+        self.gc_factor = gc_factor or factor  # for the idle collections (end(gc=True))
         self.clock = clock
         self.block = block
         self.io_us = 0
@@ -60,13 +67,14 @@ class Pace:
             self._io0 = self.io_us
             self._t0 = self.clock()
 
-    def end(self):
+    def end(self, gc=False):
+        """End of a step; `gc`: a garbage collection's, at gc_factor."""
         self.depth -= 1
         if self.depth:
             return
         work = ticks_diff(self.clock(), self._t0) - (self.io_us - self._io0)
         if work > 0:
-            extra = (self.factor - 1) * work
+            extra = ((self.gc_factor if gc else self.factor) - 1) * work
             self.steps += 1
             self.added_us += extra
             self.block(extra)
@@ -85,7 +93,8 @@ class Pace:
 
 
 class PacedApp(App):
-    """App whose task steps (press, long press, frame) are each one step of `pace`."""
+    """App whose task steps (press, long press, a frame's parts, the idle collection) are
+    each one step of `pace` (frame(), the three parts in one go, is one step)."""
 
     pace = None  # set by sim_main once built
 
@@ -104,6 +113,25 @@ class PacedApp(App):
 
     def frame(self, now_ms):
         return self._paced(App.frame, now_ms)
+
+    def frame_tick(self, now_ms):
+        return self._paced(App.frame_tick, now_ms)
+
+    def frame_draw(self, now_ms):
+        return self._paced(App.frame_draw, now_ms)
+
+    def frame_save(self):
+        return self._paced(App.frame_save)
+
+    def collect(self):
+        pace = self.pace
+        pace.begin()
+        done = False
+        try:
+            done = App.collect(self)
+            return done
+        finally:
+            pace.end(done)  # a collection at its board cost; a look without one as work
 
 
 class TimedStrip(FakeStrip):
@@ -236,7 +264,7 @@ def setup(timing, board, pace_factor=None):
         raise ValueError("--board-timing is one of " + ", ".join(TIMINGS))
     if timing == "none":
         return None, FakeStrip(board.LED_COUNT, board.LED_ORDER), None
-    pace = Pace(pace_factor or FACTORS[timing])
+    pace = Pace(pace_factor or FACTORS[timing], gc_factor=GC_FACTORS[timing])
     strip = TimedStrip(board.LED_COUNT, board.LED_ORDER, pace, dma=timing == "pico-dma")
     if sys.implementation.name == "micropython":
         stream = sys.stdout.buffer

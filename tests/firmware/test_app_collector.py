@@ -222,3 +222,49 @@ def test_the_boards_choice_asks_for_its_collection_in_the_idle_step():
         assert asked == 2  # the choices of two turns
     finally:
         fakes.rmtree(root)
+
+
+class PaceClock:
+    """Pace's clock and block: time moves only when told."""
+
+    def __init__(self):
+        self.now = 0
+        self.blocked = []
+
+    def __call__(self):
+        return self.now
+
+    def block(self, us):
+        self.blocked.append(us)
+
+
+class SlowGc(FakeGc):
+    def __init__(self, clock):
+        super().__init__()
+        self.clock = clock
+
+    def collect(self):
+        FakeGc.collect(self)
+        self.clock.now += 300  # a collection's time here
+
+
+def test_the_simulator_paces_an_idle_collection_at_its_own_board_cost():
+    from sim_timing import GC_FACTORS, Pace, PacedApp
+
+    root = fakes.tmpdir()
+    try:
+        clock = PaceClock()
+        g = SlowGc(clock)
+        ctl = boot(Store(root), Dice(SeededBytes(5)), "full", None, 0)
+        app = PacedApp(
+            pico, "full", ctl, Renderer(pico, FakeStrip(pico.LED_COUNT)), DirectKeys({}),
+            collector=Collector(g, every=4000),
+        )
+        app.pace = Pace(180, clock, clock.block, GC_FACTORS["pico"])
+        g.alloc(4000)
+        assert app.collect()
+        assert clock.blocked == [(GC_FACTORS["pico"] - 1) * 300]  # C code: not 180 times
+        assert not app.collect()  # not due: no collection, nothing to pace
+        assert len(clock.blocked) == 1 and app.pace.depth == 0
+    finally:
+        fakes.rmtree(root)
