@@ -154,25 +154,29 @@ class Sink:
         for i in range(n):
             b = mv[i]
             if b == 10:
-                self._line(bytes(line[: self.n]))
+                self._line(self.n)
                 self.n = 0
             elif self.n < 512:
                 line[self.n] = b
                 self.n += 1
         return n
 
-    def _line(self, data):
-        if b'"event":"error"' in data or b'"event": "error"' in data:
-            if self.allow and b'"ROLL"' in data:
+    def _has(self, pattern, n):
+        return self.line.find(pattern, 0, n) >= 0
+
+    def _line(self, n):
+        """The line in self.line[:n], looked at in place (no copy of it is made)."""
+        if self._has(b'"event":"error"', n) or self._has(b'"event": "error"', n):
+            if self.allow and self._has(b'"ROLL"', n):
                 self.allow -= 1
                 return True
             self.errors += 1
             if self.first_error is None:
-                self.first_error = bytes(data[:300])
-        elif b'"ok":false' in data or b'"ok": false' in data:
+                self.first_error = bytes(self.line[: min(n, 300)])
+        elif self._has(b'"ok":false', n) or self._has(b'"ok": false', n):
             self.refused += 1
             if self.first_error is None:
-                self.first_error = bytes(data[:300])
+                self.first_error = bytes(self.line[: min(n, 300)])
         return True
 
 
