@@ -178,6 +178,8 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
+        if "cube" in r:  # a person's cube decision: the board's advice
+            return "hint for %s" % match_words.advice_words(r["cube"])
         return "hint: %s (steps to make: %s)" % (r["play"], " ".join(r["steps"]))
 
     return request(args, "hint", text)

@@ -139,3 +139,31 @@ def event_words(ev: Mapping[str, Any]) -> str:
         return "Player %s wins %s%s (%s-%s)" % (ev.get("winner"), points(int(ev["points"])),
                                                 tail, score[0], score[1])
     return ""
+
+
+ADVICE_AS = {"too good": "too good, play on"}  # HINT's cube actions, where words say more
+
+
+def advice_words(advice: Mapping[str, Any], short: bool = False) -> str:
+    """HINT's advice on a cube decision (the `hint` reply's "cube"): the action, then the
+    equities behind it, which are those of the player on roll (the doubler or the resigner:
+    money play's equity a cube, a match's winning chance). `short` fits the terminal's
+    message line: "drop · player 0's ND +0.998 DT +3.364 DP +1.000, wins 99.8%"."""
+    action = str(advice.get("action"))
+    action = ADVICE_AS.get(action, action)
+    player = int(advice.get("player") or 0)
+    roller = player if advice.get("kind") == "double" else 1 - player
+    match = advice.get("units") == "mwc"
+
+    def fig(key: str) -> str:
+        n = int(advice.get(key) or 0)
+        return "%.1f%%" % (n / 10) if match else "%+.3f" % (n / 1000)
+
+    figs = [fig(k) for k in ("no_double", "double_take", "double_pass")]
+    wins = "%.1f%%" % (int(advice.get("win") or 0) / 10)
+    nd, dt, dp = figs
+    if short:
+        return "%s · player %d's ND %s DT %s DP %s, wins %s" % (action, roller, nd, dt, dp, wins)
+    what = "match winning chance" if match else "equity a cube"
+    return "player %d: %s (player %d on roll, %s: no double %s, double/take %s, double/pass" \
+        " %s; wins %s)" % (player, action, roller, what, nd, dt, dp, wins)

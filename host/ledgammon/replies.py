@@ -119,6 +119,18 @@ CUBE_LINES: dict[str, Check] = {
     "accept": fields(WON),
     "reject": fields({"by": PLAYER}),
 }
+PLAY_HINT = fields({"play": STR, "steps": TEXTS})
+ADVICE = fields({  # HINT on a cube decision: the board's advice (docs/protocol.md, `hint`)
+    "action": one_of("double", "no double", "too good", "take", "drop", "accept", "reject"),
+    "units": one_of("equity", "mwc"),
+    "no_double": INT,
+    "double_take": INT,
+    "double_pass": INT,
+    "win": ranged(0, 1000),
+    "player": PLAYER,
+    "kind": one_of("double", "take", "accept"),
+})
+CUBE_HINT = fields({"cube": ADVICE})
 REPLIES: dict[str, Check] = {
     "hello": fields(
         {
@@ -154,7 +166,7 @@ REPLIES: dict[str, Check] = {
             "cube_on": BOOL,
         },
     ),
-    "hint": fields({"play": STR, "steps": TEXTS}),
+    "hint": lambda reply, name: (CUBE_HINT if "cube" in reply else PLAY_HINT)(reply, name),
     "config": fields({"settings": SETTINGS}),
     **CUBE_LINES,
 }

@@ -22,7 +22,7 @@ from . import boardinfo
 from .board_text import Screen, absolute, draw
 from .curses_display import CursesDisplay, Key, basic8, normalize, xterm256
 from .errors import LedgammonError
-from .match_words import RESIGN_AS, event_words
+from .match_words import RESIGN_AS, advice_words, event_words
 
 __all__ = ["CursesDisplay", "LiveView", "basic8", "describe", "loop", "normalize", "run_view",
            "xterm256"]
@@ -204,10 +204,13 @@ class LiveView:
         self.next_state = self.next_leds = 0.0
 
     def hint(self) -> None:
-        """The board's play for this turn, lit on the board (and said here)."""
+        """The board's play for this turn, or its advice on a cube decision, lit on the
+        board (and said here)."""
         reply = self.ask("hint")
         if reply is None:
             pass
+        elif isinstance(reply.get("cube"), dict):  # a cube decision: the board's advice
+            self.say("hint: %s" % advice_words(reply["cube"], short=True))
         elif reply.get("ok"):
             self.say("hint: %s" % reply.get("play"))
         else:
