@@ -1,6 +1,7 @@
 # Works out, in slices, what the board plays now and the single steps still to make: the
 # level's choice, or, when that play does not keep the steps already made (after a power
 # cut in an easy play, a person's steps before a hint), the best play at 0-ply that does.
+# In a match to points both count gammons at the score (gammon/score_values.py).
 from gammon.play import Play
 from kernels.compat import const
 
@@ -16,6 +17,17 @@ from control.order import Order, fit
 FRAME_SLICE = const(24)
 
 
+def at_score(game):
+    """The gammons' and backgammons' values for the player on roll in the game's match to
+    points (gammon/score_values.py, loaded only then); None in money play."""
+    mp = game.mp
+    if mp is None or not mp.match.length:
+        return None
+    from gammon.score_values import values
+
+    return values(mp.match, game.turn)
+
+
 class Plan:
     """step() does one slice (about FRAME_SLICE evaluations, or the ordering of the chosen
     play's steps); once it returns True, `play` is the Play and `hops` its single
@@ -27,7 +39,8 @@ class Plan:
         self.game = game
         t = game.turn_state
         self.made = [(s[0], s[1]) for s in t.steps] if t.done else []  # (steps: a tuple)
-        self.choice = opp.think(game.position, game.dice, level, rand)
+        self.values = at_score(game)
+        self.choice = self._think(level, rand, None)
         self.keeping = False  # the second choice: among the plays that keep the steps
         self.play = None
         self.hops = None
@@ -53,11 +66,19 @@ class Plan:
             hops = o.hops
             if hops is None:
                 self.keeping = True
-                self.choice = self.opp.think(g.position, g.dice, "strong", None, self._keeps)
+                self.choice = self._think("strong", None, self._keeps)
                 return False
         self.play = c.play
         self.hops = hops
         return True
+
+    def _think(self, level, rand, keeps):
+        """The opponent's Choice; the values at the score only in a match (a chooser of
+        money play's, a test's, need not know them)."""
+        g = self.game
+        if self.values is None:
+            return self.opp.think(g.position, g.dice, level, rand, keeps)
+        return self.opp.think(g.position, g.dice, level, rand, keeps, self.values)
 
     def _keeps(self, code):
         """Whether the play `code` keeps the steps made (its steps still to make kept)."""

@@ -5,6 +5,9 @@
 # by a clock, so a choice is repeatable, the slowest one is known and a slice is the same
 # amount of work on every board (SLICE evaluations: ~0.2 ms on the unix port, ~40 ms on an
 # RP2040, where the whole strong choice takes 0.6 s on average and 1.8 s at worst).
+# In a match the network's equities count gammons and backgammons at the score (`values`,
+# gammon/score_values.py, set on the network at the start of a choice); money play's count
+# each once, as before.
 from gc import collect
 
 from kernels.apply import _play, _won
@@ -17,6 +20,7 @@ LEVELS = ("easy", "strong")
 _ONE = const(4096)  # one point of equity (kernels.net.PROB_ONE)
 _CANDIDATES = const(4)  # plays the look-ahead may reconsider
 _CLOSE = const(819)  # ... when within 0.2 points of the best at 0-ply
+_BOUND = const(65536)  # beyond any equity: 1 + twice kernels.net.VALUE_MAX is 17 points
 BUDGET = const(2400)  # evaluations a choice may spend (about 15 ms on the unix port)
 SLICE = const(32)  # evaluations a slice may spend (Choice.step): ~0.15 ms on the unix port
 _KEEPS = const(16)  # a slice's share for one call of a Choice's `keeps` (a step search)
@@ -36,13 +40,24 @@ def _packed(dice):
     return (d1 | d2 << 3) if d1 >= d2 else (d2 | d1 << 3)
 
 
+def won_value(values, won, first):
+    """What a game won now (1-3: single, gammon, backgammon) is worth to its winner, whose
+    weights are values[first] (a gammon) and values[first + 1] (a backgammon): 4096 for a
+    single game, each more by its weight (money play: 4096, 8192, 12288)."""
+    if won == 1:
+        return _ONE
+    v = _ONE + values[first]
+    return v + values[first + 1] if won == 3 else v
+
+
 def score(net, board, code, packed):
     """The mover's equity (4096 = one point) after play `code` on 50-byte `board`, the
-    network's base being `board`: the position is made in net.after, no Position needed."""
+    network's base being `board`: the position is made in net.after, no Position needed.
+    The network's values are the other side's (on roll after the play)."""
     after = net.after
     _play(after, board, code, packed)
     won = _won(after, 0)
-    return won * _ONE if won else -net.equity_after()
+    return won_value(net.values, won, 2) if won else -net.equity_after()
 
 
 def keep_best(top, keep, eq, code):
@@ -96,8 +111,9 @@ class Choice:
     (None: nothing can move). One choice at a time per Opponent: a choice interrupted by
     another (a hint, a test) starts again at its next step."""
 
-    def __init__(self, opp, position, dice, level, rand, keeps):
+    def __init__(self, opp, position, dice, level, rand, keeps, values):
         self.opp = opp
+        self.values = values
         self.position = position
         self.dice = dice
         self.level = level
@@ -147,20 +163,21 @@ class Opponent:
         self.current = None  # the Choice under way
         self.collect = collect  # a choice's first: autoplay.Bot sets its app's idle one
 
-    def think(self, position, dice, level="strong", rand=None, keeps=None):
+    def think(self, position, dice, level="strong", rand=None, keeps=None, values=None):
         """A Choice of the play this level makes, to be made by its step() calls.
 
         `rand(n)` gives a number below n (chance()) for the easy level. With `keeps(code)`
         (the level then does not matter) the choice is the best play at 0-ply that `keeps`
-        accepts: a play that keeps the steps already made.
+        accepts: a play that keeps the steps already made. `values`: the mover's (g0, b0,
+        g1, b1) at the match score (gammon/score_values.py), None in money play.
         """
         if level not in LEVELS:
             raise ValueError("unknown level %r" % (level,))
-        return Choice(self, position, check_dice(dice), level, rand, keeps)
+        return Choice(self, position, check_dice(dice), level, rand, keeps, values)
 
-    def choose(self, position, dice, level="strong", rand=None):
+    def choose(self, position, dice, level="strong", rand=None, values=None):
         """The Play this level makes, or None when nothing can move: a Choice in one go."""
-        c = self.think(position, dice, level, rand)
+        c = self.think(position, dice, level, rand, None, values)
         while not c.step():
             pass
         return c.play
@@ -177,6 +194,11 @@ class Opponent:
         self.collect()  # gc.collect, or the app's Collector.soon: in its idle step next
         yield
         self.evaluations = 0
+        mine = c.values
+        net = self.net
+        # the plays are scored from the other side's view (on roll after them), the
+        # look-ahead's replies from the mover's
+        net.set_values(None if mine is None else (mine[2], mine[3], mine[0], mine[1]))
         start = self.start
         start[:] = c.position.key()
         dice = c.dice
@@ -192,7 +214,8 @@ class Opponent:
                 best_eq, best = top[0]
                 close = close_ones(top)
                 if close > 1:
-                    best_eq = -4 * _ONE
+                    net.set_values(mine)
+                    best_eq = -_BOUND
                     for i in range(close):
                         budget = BUDGET - self.evaluations
                         eq = yield from self._ahead(start, dice, top[i][1], budget)
@@ -235,7 +258,7 @@ class Opponent:
         swapped = self.board
         won = replies_base(net, swapped, self.after, board, code, dice)
         if won:
-            return won * _ONE
+            return won_value(net.values, won, 0)  # (the mover's values: it is on roll)
         total = 0
         spent = 0
         for r in range(21):
@@ -255,7 +278,7 @@ class Opponent:
                 best = net.equity(swapped, 25)
                 self.left -= 1
             else:
-                best = 3 * _ONE
+                best = _BOUND
                 packed = _packed(roll)
                 for i in range(n):
                     if self.left <= 0:

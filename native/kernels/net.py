@@ -18,6 +18,10 @@ _ONE = const(64)  # an input of 1.0
 _HIDDEN_ONE = const(4096)  # a hidden activation of 1.0
 PROB_ONE = const(4096)  # an output probability of 1.0; equities count in these units
 _MAX_ACTIVE = const(200)  # (input, change) pairs: more than two boards can differ by
+# What the equity counts each of the outputs wins/loses a gammon, a backgammon (beyond the
+# gammon) for the side on roll: out of PROB_ONE, 4096 each in money play (Net.set_values).
+MONEY = (PROB_ONE, PROB_ONE, PROB_ONE, PROB_ONE)
+VALUE_MAX = const(32768)  # a value's bound: four products of it by 4096 stay under 2**29
 
 
 def _sigmoid_table():
@@ -151,8 +155,10 @@ def _accumulate(rows, act, packed: int, acc):
 
 
 @micropython.viper
-def _outputs(w2, sums, scales, packed: int, out) -> int:
-    """Output probabilities (0-4096) into `out`; returns the money equity for the player on roll.
+def _outputs(w2, sums, scales, packed: int, out, values) -> int:
+    """Output probabilities (0-4096) into `out`; returns the equity for the player on roll:
+    2 win - 1 plus the gammon and backgammon outputs weighted by `values` (Net.set_values;
+    money play's 4096 each give 2w - 1 + wg - lg + wb - lb exactly).
 
     packed = hidden | shift2 << 12 | outputs << 16. First the hidden sums in acc[2h:3h]
     become activations (0-4096) in acc[:h]: a unit's sum times its scale m / 2**e is its
@@ -198,7 +204,10 @@ def _outputs(w2, sums, scales, packed: int, out) -> int:
         else:
             o[k - units] = v
         k += 1
-    return 2 * int(o[0]) - PROB_ONE + int(o[1]) - int(o[3]) + int(o[2]) - int(o[4])
+    g = ptr32(values)
+    s = int(g[0]) * int(o[1]) + int(g[1]) * int(o[2]) - int(g[2]) * int(o[3])
+    s -= int(g[3]) * int(o[4])  # |s| < 2**29: values <= VALUE_MAX
+    return 2 * int(o[0]) - PROB_ONE + ((s + 2048) >> 12)
 
 
 def _sext8(v):
@@ -243,6 +252,7 @@ class Net:
         self.acc = array("i", bytes(16 * units))
         self._empty_sums(units)
         self.out = array("i", bytes(4 * self.outputs))
+        self.values = array("i", MONEY)  # what a gammon and a backgammon count (set_values)
         self.pair = bytearray(100)  # the base board, then the board to evaluate from it
         self.after = memoryview(self.pair)[50:]
         self.whole = bytearray(100)  # an empty board, then a board evaluated whole
@@ -258,12 +268,14 @@ class Net:
         _offset(acc, 3 * units, units)
 
     def equity(self, board, roller=0):
-        """Money equity (4096 = one point) for the side whose 25 counts start at `roller`
-        (0 or 25) in the 50-byte `board`, that side being on roll."""
+        """Equity (4096 = one point; money play's unless set_values said otherwise) for the
+        side whose 25 counts start at `roller` (0 or 25) in the 50-byte `board`, on roll."""
         self.whole[50:] = board
         n = _changes(self.whole, roller | (25 - roller) << 8, self.act)
         _accumulate(self.rows, self.act, n | self._units, self.acc)
-        return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
+        return _outputs(
+            self.w2, self.acc, self.scales, self._output_args, self.out, self.values
+        )
 
     def set_base(self, board, roller=0):
         """Remembers `board` and its sums so `equity_after` can evaluate boards a play away
@@ -273,14 +285,29 @@ class Net:
         self._sides = roller | (25 - roller) << 8
         n = _changes(self.whole, self._sides, self.act)
         _accumulate(self.rows, self.act, n | self._units | 0x20000, self.acc)
-        return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
+        return _outputs(
+            self.w2, self.acc, self.scales, self._output_args, self.out, self.values
+        )
 
     def equity_after(self):
         """The equity of the board in `self.after` (written by the caller), for the same side
         as the base board's, from the inputs that changed."""
         n = _changes(self.pair, self._sides, self.act)
         _accumulate(self.rows, self.act, n | self._units | 0x10000, self.acc)
-        return _outputs(self.w2, self.acc, self.scales, self._output_args, self.out)
+        return _outputs(
+            self.w2, self.acc, self.scales, self._output_args, self.out, self.values
+        )
+
+    def set_values(self, values=None):
+        """What the equities count a gammon and a backgammon won, then lost, by the side on
+        roll (out of PROB_ONE, each 0..VALUE_MAX; gammon/score_values.py makes them for a
+        match score); None: money play's."""
+        v = values or MONEY
+        if len(v) != 4 or not all(0 <= x <= VALUE_MAX for x in v):
+            raise ValueError("bad gammon values: %r" % (v,))  # (nothing changed)
+        own = self.values
+        for i in range(4):
+            own[i] = v[i]
 
     def probabilities(self):
         """The last evaluation's outputs: win, win gammon, win backgammon, lose gammon,
