@@ -2,11 +2,14 @@
 #
 #   MICROPYPATH=DIR micropython -m agent_mp WEIGHTS     (DIR: firmware/gammon, this, chance)
 #
-# Reads one request a line, "POSITION_ID D1 D2 LEVEL SEED", and answers each with one line:
-# "RESULT_ID EVALUATIONS MICROSECONDS" (the position after its play, the mover still the
-# first side), "- EVALUATIONS MICROSECONDS" when nothing can move, or "! MESSAGE" when the
-# request is bad. SEED feeds the easy level's chance (seeded, so a run repeats);
-# "strong" ignores it. Ends at the end of its input.
+# Reads one request a line, "POSITION_ID D1 D2 LEVEL SEED [MATCH_ID]", and answers each with
+# one line: "RESULT_ID EVALUATIONS MICROSECONDS" (the position after its play, the mover
+# still the first side), "- EVALUATIONS MICROSECONDS" when nothing can move, or "! MESSAGE"
+# when the request is bad. SEED feeds the easy level's chance (seeded, so a run repeats);
+# "strong" ignores it. With gnubg's MATCH_ID (the mover on roll) in a match to points, the
+# play counts gammons at that score as the board's player does (gammon/score_values.py,
+# control/plan.py); a firmware without that module plays money play's. "score" is answered
+# "score" when it has it, "money" when not. Ends at the end of its input.
 #
 # Cube decisions (bench/strength_cube.py): "double POSITION_ID MATCH_ID LEVEL [interim]" (the
 # player on roll, before rolling: does it double?) and "take POSITION_ID MATCH_ID LEVEL
@@ -42,6 +45,11 @@ try:
     from gammon import cube_play as _cube_play
 except ImportError:  # a firmware from before the board's cube decisions
     _cube_play = None
+
+try:
+    from gammon.score_values import values as _at_score
+except ImportError:  # a firmware from before checker play at the score
+    _at_score = None
 
 _TAKE_POINT = 1024  # 25% of kernels.net.PROB_ONE
 
@@ -96,14 +104,24 @@ def answer(opponent, line):
         return cube_answer(opponent, parts)
     if parts == ["rule"]:  # which cube rule decides when "interim" is not asked for
         return "interim" if _cube_play is None else "cube"
-    if len(parts) != 5:
-        return "! want: POSITION_ID D1 D2 LEVEL SEED"
+    if parts == ["score"]:  # whether the checker play counts gammons at the match score
+        return "money" if _at_score is None else "score"
+    if len(parts) not in (5, 6):
+        return "! want: POSITION_ID D1 D2 LEVEL SEED [MATCH_ID]"
     try:
         position = Position.from_id(parts[0])
         dice = check_dice((int(parts[1]), int(parts[2])))
         rand = chance(int(parts[4]))
+        values = None
+        if len(parts) == 6:
+            fields = decode(parts[5])
+            if _at_score is not None:
+                values = _at_score(_match(fields), fields["move"])
         start = ticks_us()
-        play = opponent.choose(position, dice, parts[3], rand)
+        if values is None:  # (so a firmware from before `values` runs too)
+            play = opponent.choose(position, dice, parts[3], rand)
+        else:
+            play = opponent.choose(position, dice, parts[3], rand, values)
         took = ticks_diff(ticks_us(), start)
     except Exception as exc:  # a bad request is answered, never fatal
         return "! %s" % (exc,)

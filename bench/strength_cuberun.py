@@ -208,13 +208,23 @@ def cube(
     )
     agent = CubeAgent(weights, path)
     rule = agent.rule()
+    checkers = agent.request("score")
     agent.close()
+    print(
+        "The board's checker play in matches: %s"
+        % (
+            "gammons at the score (gammon/score_values.py)"
+            if checkers == "score"
+            else "money play's (a firmware from before gammon/score_values.py)"
+        ),
+        flush=True,
+    )
     print(
         "The board's cube decisions: %s"
         % ("gammon/cube.py" if rule == "cube" else "the interim rule (never double, take at 25%)"),
         flush=True,
     )
-    out: dict[str, Any] = {"seed": seed, "rule": rule}
+    out: dict[str, Any] = {"seed": seed, "rule": rule, "checkers": checkers}
     for level in levels:
         figures, made = run_level(level, money, matches, seed, jobs, weights, path)
         figures["decisions"] = judge_lines(level, made, decisions)
