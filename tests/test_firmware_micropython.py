@@ -47,6 +47,9 @@ HEAP = {
     "test_autoplay_cube_game": "192K",
     "test_autoplay_heap": "136K",  # a whole game of the board against itself (128K to ea47afe)
     "test_autoplay_powercut": "160K",
+    # the player and a match's code (model/matchplay, the table, gammon/score_values) beside
+    # the test's games: test_plan_score passes in 96K, not in 80K (measured 2026-12-01)
+    "test_plan_score": "112K",
     # a save of MAX_SAVE (16 KB) is read in one piece and parsed: passed in 112K before the
     # match in the game model (its hooks and the save loader's terms), 128K since (measured
     # 2026-12-01); the rest (the 2 MB and 20 MB files, never read) passes in 96K
