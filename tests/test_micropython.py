@@ -104,8 +104,11 @@ def precompiled(tmp_path_factory):
 # the match rules each get a process of their own: a 64 KB heap holds the engine and one of
 # them, not that plus the modules the other tests left loaded.
 OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle", "test_match", "test_range32",
-               "test_cube", "test_cube_money")  # test_cube: gnubg's cube analyses (14 KB)
-# and the cube code; test_cube_money: the cube code and its match table beside the engine
+               "test_cube", "test_cube_money", "test_opponent_score",
+               "test_score_values")  # test_cube: gnubg's cube analyses (14 KB) and the cube
+# code; test_cube_money: the cube code and its match table beside the engine;
+# test_opponent_score: the network and a plain reference of its choice; test_score_values: the
+# match table and its float copy
 # The board's player since it thinks in slices: its code and kept play-code lists take ~4 KB
 # more here (~2 KB on a 32-bit board), so ranking the 2,226 plays of the worst position next
 # to the tests' own copy of them needs 72 KB (64 KB before); test_opponent also loads the
@@ -113,7 +116,7 @@ OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle", "test_matc
 # (64 KB failed in some runs).
 # test_cube holds its 14 KB of gnubg analyses beside the engine: 64 KB is at its edge.
 GROUP_HEAP = {"test_opponent": "72K", "test_opponent_worst": "72K", "test_range32": "80K",
-              "test_cube": "80K", "test_cube_money": "64K"}
+              "test_cube": "80K", "test_cube_money": "64K", "test_opponent_score": "80K"}
 
 # test_cube_play_easy: the cube code and its match table beside the engine, as test_cube_money
 OWN_PROCESS += ("test_cube_play_easy",)
