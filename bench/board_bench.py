@@ -19,8 +19,8 @@
 #              bytes a step, one game's at a time, so it runs in a board-sized heap (a
 #              few KB over the heap mode's smallest), where the collector's pauses are the
 #              board's own: run it there, not in megabytes, for loop_hold_*. A frame is
-#              timed as the render task runs it, three steps (App.frame_tick, frame_draw,
-#              frame_save: a think slice, the strip's frame, a press's save), its
+#              timed as the render task runs it, three steps (App.tick, render,
+#              flush: a think slice, the strip's frame, a press's save), its
 #              allocation as one (App.frame). After each
 #              frame the render task's idle step (App.collect: the collection when one is
 #              due, hw/collector.py) is timed apart, as gc_collect_max_us; a collection of
@@ -406,9 +406,9 @@ def play_game(rig, steps=None, frames_max=200000):
             if steps is not None:
                 steps.frames += 1
         else:
-            run(kind, app.frame_tick, rig.now)
-            run(kind, app.frame_draw, rig.now)
-            run(kind, app.frame_save)
+            run(kind, app.tick, rig.now)
+            run(kind, app.render, rig.now)
+            run(kind, app.flush)
         idle()
     turns = -1
     hints = None

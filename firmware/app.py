@@ -134,19 +134,19 @@ class App:
         """One frame in one go (tests, benchmarks; the render task makes its three parts
         steps of their own, the loop released between them); True when the LEDs were
         written."""
-        self.frame_tick(now_ms)
-        wrote = self.frame_draw(now_ms)
-        self.frame_save()
+        self.tick(now_ms)
+        wrote = self.render(now_ms)
+        self.flush()
         return wrote
 
-    def frame_tick(self, now_ms):
+    def tick(self, now_ms):
         """A frame's work: the controller's timed changes, the board's or a hint's next
         slice, or the save of the last frame's own change (controller.tick)."""
         if self.test is None:
             self.ctl.tick(now_ms)
         self.frames = (self.frames + 1) & 0xFFFF
 
-    def frame_draw(self, now_ms):
+    def render(self, now_ms):
         """The frame drawn (the renderer writes the LEDs only when it changed; the
         self-test's step instead while it runs); True when the LEDs were written."""
         if self.test is not None:
@@ -156,7 +156,7 @@ class App:
         self.frames = (self.frames + 1) & 0xFFFF
         return wrote
 
-    def frame_save(self):
+    def flush(self):
         """A press's save, once its frame is drawn (controller.flush)."""
         if self.test is None:
             self.ctl.flush()
@@ -203,11 +203,11 @@ class App:
         clock = self.clock
         while True:
             start = clock()
-            self.frame_tick(start)  # each part a step: presses, the serial task between
+            self.tick(start)  # each part a step: presses, the serial task between
             await sleep_ms(0)
-            self.frame_draw(start)
+            self.render(start)
             await sleep_ms(0)
-            self.frame_save()
+            self.flush()
             if self.collector is not None:
                 await sleep_ms(0)
                 self.collect()

@@ -114,14 +114,14 @@ class PacedApp(App):
     def frame(self, now_ms):
         return self._paced(App.frame, now_ms)
 
-    def frame_tick(self, now_ms):
-        return self._paced(App.frame_tick, now_ms)
+    def tick(self, now_ms):
+        return self._paced(App.tick, now_ms)
 
-    def frame_draw(self, now_ms):
-        return self._paced(App.frame_draw, now_ms)
+    def render(self, now_ms):
+        return self._paced(App.render, now_ms)
 
-    def frame_save(self):
-        return self._paced(App.frame_save)
+    def flush(self):
+        return self._paced(App.flush)
 
     def collect(self):
         pace = self.pace

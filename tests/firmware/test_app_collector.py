@@ -9,7 +9,7 @@ from control.boot import boot
 from display.renderer import Renderer
 from gammon.dice import Dice, SeededBytes
 from hw.boards import pico
-from hw.collector import EVERY, SAFETY, Collector
+from hw.collector import Collector
 from hw.inputs import DirectKeys
 from hw.output import FakeStrip
 from hw.storage import Store
@@ -27,7 +27,7 @@ class FakeGc:
         self.heap = heap
         self.live = live
         self.used = live
-        self.limit = None
+        self.thr = None  # the threshold set
         self.collects = 0
         self.in_step = 0
         self.busy = False
@@ -39,7 +39,7 @@ class FakeGc:
         return self.heap - self.used
 
     def threshold(self, n):
-        self.limit = n
+        self.thr = n
 
     def collect(self):
         self.collects += 1
@@ -55,9 +55,9 @@ def test_collects_once_the_heap_grew_by_a_share_of_it():
     g = FakeGc()
     c = Collector(g)
     assert g.collects == 1  # the first: what was loaded lies packed
-    assert c.every == HEAP // EVERY
-    assert g.limit == SAFETY * c.every  # MicroPython's own: a safety net far above
-    g.alloc(c.every - 1)
+    assert c.limit == HEAP // 32
+    assert g.thr == 16 * c.limit  # MicroPython's own: a safety net at half the heap
+    g.alloc(c.limit - 1)
     assert not c.idle() and g.collects == 1
     g.alloc(1)
     assert c.idle() and g.collects == 2 and g.used == g.live
@@ -66,18 +66,18 @@ def test_collects_once_the_heap_grew_by_a_share_of_it():
 
 def test_a_nearly_full_heap_is_collected_at_once():
     g = FakeGc(live=HEAP - 1000)
-    c = Collector(g, every=4000)
+    c = Collector(g, limit=4000)
     assert c.idle() and g.collects == 2  # less than `every` free: every idle step collects
 
 
 def test_a_collection_of_micropythons_own_starts_the_count_again():
     g = FakeGc()
     c = Collector(g)
-    g.alloc(c.every - 10)
+    g.alloc(c.limit - 10)
     g.collect()  # inside some step, by MicroPython's threshold or a full heap
     g.alloc(100)
     assert not c.idle()  # 100 bytes since that one, not every - 10 + 100
-    g.alloc(c.every - 100)
+    g.alloc(c.limit - 100)
     assert c.idle()
 
 
@@ -169,7 +169,7 @@ def test_the_app_collects_between_steps_at_most_once_a_frame_and_loses_no_press(
             clock=Clock(),
             poll_ms=0,
             frame_ms=0,
-            collector=Collector(g, every=4000),
+            collector=Collector(g, limit=4000),
         )
         pressed = 0
 
@@ -203,14 +203,14 @@ def test_the_boards_choice_asks_for_its_collection_in_the_idle_step():
         ctl.configure("players", ["board", "board"])
         ctl.set_pace(20)
         g = FakeGc(heap=1 << 30)  # the real heap is the real gc's: only soon() counts here
-        c = Collector(g, every=1 << 28)
+        c = Collector(g, limit=1 << 28)
         ctl.set_collector(c)
         now = 1000
         asked = 0
         for _ in range(400):
             now += 20
             ctl.tick(now)
-            if c.asked:  # a choice began in this frame: its collection waits for idle time
+            if c.due():  # a choice began in this frame: its collection waits for idle time
                 asked += 1
                 assert ctl.game.phase == MOVE and ctl.bot.plan is not None
                 before = g.collects
@@ -258,7 +258,7 @@ def test_the_simulator_paces_an_idle_collection_at_its_own_board_cost():
         ctl = boot(Store(root), Dice(SeededBytes(5)), "full", None, 0)
         app = PacedApp(
             pico, "full", ctl, Renderer(pico, FakeStrip(pico.LED_COUNT)), DirectKeys({}),
-            collector=Collector(g, every=4000),
+            collector=Collector(g, limit=4000),
         )
         app.pace = Pace(180, clock, clock.block, GC_FACTORS["pico"])
         g.alloc(4000)
