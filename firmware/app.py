@@ -124,7 +124,7 @@ class App:
         if self.test is not None:
             self.test.press(name, now_ms)
         else:
-            self.ctl.press(name, now_ms, True)  # the frame first; frame() saves right after it
+            self.ctl.press(name, now_ms, True)  # the frame first; flush() saves right after it
 
     def long_press(self, name, now_ms):
         if self.test is None:

@@ -6,7 +6,7 @@
 from kernels.compat import const
 
 NOW = const(0)  # the save is written when the change is made
-FRAME = const(1)  # ... after the frame that shows it (App.frame's flush)
+FRAME = const(1)  # ... after the frame that shows it (App.flush, its step after the draw)
 NEXT = const(2)  # ... at the start of the next frame (Controller.tick)
 
 
@@ -38,8 +38,8 @@ class Saver:
 
     def flush(self):
         """Writes the game if a change is not saved yet; a change made in this frame's tick
-        waits for the next frame (App.frame calls this after every frame, main.py at exit:
-        nothing is held then)."""
+        waits for the next frame (App.flush calls this after every frame's draw, main.py at
+        exit: nothing is held then)."""
         if self._hold:
             self._hold = False
             return
