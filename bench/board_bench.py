@@ -10,6 +10,8 @@
 # clock advanced a frame (20 ms) at a time, so every run is the same game.
 #   heap N     N complete games with no error event: prints "ok ..." and exits 0, else 1
 #              (bench/run.py looks for the smallest heap where this passes)
+#   gc N       N games, each step once: the idle collections and those still inside steps
+#              (`noidle`: without the idle step, the check's control); one JSON line
 #   figures N  N games, each once for the allocations and three times for the times: the
 #              most a press (with the frame that shows it) and a frame of the board's turn
 #              allocate (collector off), the longest step of each task (press, frame,
@@ -615,13 +617,56 @@ def figures(games):
     return 0
 
 
+class GcCount:
+    """play_game's steps for `gc`: counts the idle collections and the steps inside which
+    MicroPython collected by itself (the heap in use fell by GC_DROP during the step)."""
+
+    alloc = False
+
+    def __init__(self, idle=True):
+        self.idle = idle  # False: the app's idle step left out (the check's control)
+        self.idles = self.inside = 0
+
+    def run(self, kind, func, *args):
+        m0 = mem_alloc()
+        func(*args)
+        if mem_alloc() < m0 - GC_DROP:
+            self.inside += 1
+
+    def collect(self, app):
+        if self.idle and app.collect():
+            self.idles += 1
+
+
+def gc_check(games, idle=True):
+    """N games, each step run once: the idle collections and the collections still inside
+    steps, one JSON line (no times: tests/test_bench_gc.py checks it)."""
+    idles = inside = 0
+    for n in range(games):
+        gc.collect()
+        rig = Rig(n + 1, '["human","board"]', FAST_PACE)
+        steps = GcCount(idle)
+        try:
+            if not play_game(rig, steps):
+                raise RuntimeError("game %d did not end" % (n + 1))
+        finally:
+            rig.close()
+        idles += steps.idles
+        inside += steps.inside
+        del rig, steps
+    print(json.dumps({"gc_idle_collections": idles, "gc_in_steps": inside}))
+    return 0
+
+
 def main(args):
-    if len(args) < 1 or args[0] not in ("heap", "figures"):
-        print("usage: micropython -m board_bench heap|figures [GAMES]")
+    if len(args) < 1 or args[0] not in ("heap", "figures", "gc"):
+        print("usage: micropython -m board_bench heap|figures|gc [GAMES] [noidle]")
         return 2
     games = int(args[1]) if len(args) > 1 else 2
     if args[0] == "heap":
         return heap(games)
+    if args[0] == "gc":
+        return gc_check(games, "noidle" not in args)
     return figures(games)
 
 

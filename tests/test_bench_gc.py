@@ -1,0 +1,38 @@
+"""The idle collections (firmware/hw/collector.py, issue 11) in the whole firmware as
+bench/targets.py compiles it, under the MicroPython unix port: a game against the board in
+the board-sized heap of `make bench`'s figures makes its collections in the render task's
+idle step, none inside a press, a frame's part, a request or a piece written (bench/
+board_bench.py's `gc` mode); without the idle step the same game collects inside steps, so
+the check sees them when they happen."""
+
+import json
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+import targets  # noqa: E402
+
+HEAP_KB = 280  # the figures run's heap of 2026-12-01: the smallest (216 KB) and its margin
+
+
+def _gc(tree: str, *args: str) -> dict:
+    code, out = targets.board_bench(tree, HEAP_KB, "gc", "1", *args, timeout=300)
+    last = out.splitlines()[-1] if out else ""
+    assert code == 0 and last.startswith("{"), out[-2000:]
+    return json.loads(last)
+
+
+def test_a_game_collects_in_idle_steps_only(tmp_path):
+    if not (os.path.exists(targets.MICROPYTHON) and os.path.exists(targets.MPY_CROSS)):
+        pytest.fail("the MicroPython unix port and mpy-cross are missing: run make setup")
+    tree = str(tmp_path / "deploy")
+    targets.deploy_tree(tree)
+    idle = _gc(tree)
+    assert idle["gc_in_steps"] == 0, idle
+    assert idle["gc_idle_collections"] > 100  # ~450: one every few frames
+    control = _gc(tree, "noidle")  # MicroPython's own collections, inside the steps
+    assert control["gc_idle_collections"] == 0 and control["gc_in_steps"] > 10, control
