@@ -84,28 +84,29 @@ class Hint:
                 if self.plan.step():
                     self.stage = _LIGHT  # the lights in a slice of their own
                 return False
-            self._light(ctl, g, now)
+            # lit (in the step itself, and with a loop, not a comprehension: each function is
+            # code loaded with the module, in the first HINT's press)
+            plan = self.plan
+            t = g.turn_state
+            made = []
+            for frm, to in plan.hops:  # made and taken back: which steps hit, hop by hop
+                made += t.step(frm, to)
+            for _ in made:
+                t.undo()
+            src = dst = 0
+            steps = []
+            for h in made:
+                src |= 1 << target_of(g.turn, h[0])
+                dst |= 1 << target_of(g.turn, h[1])
+                steps.append(hop_text(h))
+            ctl.set_hint((src, dst), now)
+            self.result = {"play": str(plan.play), "steps": steps}
+            self.plan = None
         except Exception as exc:  # a bug, no memory: said, and the play goes on unlit
             self.plan = None
             ctl.emit({"event": "error", "code": "no_player", "message": "no hint: %r" % exc})
         self.stage = _DONE
         return True
-
-    def _light(self, ctl, g, now):
-        plan = self.plan
-        t = g.turn_state
-        made = []
-        for frm, to in plan.hops:  # made and taken back: which steps hit, hop by hop
-            made += t.step(frm, to)
-        for _ in made:
-            t.undo()
-        src = dst = 0
-        for frm, to, _ in made:
-            src |= 1 << target_of(g.turn, frm)
-            dst |= 1 << target_of(g.turn, to)
-        ctl.set_hint((src, dst), now)
-        self.result = {"play": str(plan.play), "steps": [hop_text(h) for h in made]}
-        self.plan = None
 
 
 def hint(ctl, now):
