@@ -67,9 +67,20 @@ def _put(n, v):
     return end
 
 
+_ID = [None]  # the key (Position.key(): the same bytes object all the turn) whose ID ...
+_ID_TEXT = bytearray(14)  # ... is kept here: each save of a turn writes the turn's start
+
+
 def _pid(n, b):
     """Writes gnubg's Position ID of the 50 bytes `b` (gammon.position's layout) as
-    Position.position_id() does, 80 bits in 14 characters of base64; the end."""
+    Position.position_id() does, 80 bits in 14 characters of base64; the end. The last
+    one is kept: the saves of a turn (one a step) write the same, a third of their work."""
+    text = _ID_TEXT
+    if _ID[0] is b:
+        for k in range(14):
+            _buf[n + k] = text[k]
+        return n + 14
+    start = n
     i = 0  # the point (0-49, the player not on roll first) whose bits come next
     c = b[25]  # its checkers still to write
     v = 0  # the bits of a group of 3 bytes (least significant first in each byte)
@@ -85,6 +96,9 @@ def _pid(n, b):
                 _buf[n] = _DIGITS[16 + (v >> s & 63)]
                 n += 1
             v = 0
+    for k in range(14):
+        text[k] = _buf[start + k]
+    _ID[0] = b
     return n - 2
 
 

@@ -3,6 +3,7 @@ import gc
 
 import fakes
 from display.view import BLINK_MS, FLASH_MS, ROLL_MS, TARGET_DICE, TARGET_OFF
+from hw.storage import Store
 from hw.ticks import ticks_add
 from model.game import DONE, MOVE, OPENING, OVER, ROLL
 from positions import pos
@@ -210,3 +211,44 @@ def test_pass_turn_with_roll():
     # player 1's own 6-point is absolute p19: its checkers there can move
     assert ctl.view.movable & mask(18)
     fakes.done(ctl)
+
+
+class IdStore(Store):
+    """Keeps the "id" field of every game save, with the position it should be."""
+
+    def __init__(self, root):
+        Store.__init__(self, root)
+        self.ctl = None
+        self.ids = []
+
+    def save_game(self, text):
+        n = Store.save_game(self, text)
+        data = fakes.get(self.root, "game.json")
+        k = data.index(b'"id":"') + 6
+        self.ids.append((data[k : k + 14].decode(), self.ctl.game.position.position_id()))
+        return n
+
+
+def test_every_save_holds_the_position_id_of_its_turns_start():
+    """model/savetext.py keeps the last ID written (the saves of a turn repeat it): a new
+    turn's save, a new game's and a set-up's still write their own."""
+    store = IdStore(fakes.tmpdir())
+    ctl, rec = fakes.make(store=store)
+    store.ctl = ctl
+    try:
+        now = fakes.play_game(ctl)
+        ctl.new_game(now)
+        for _ in range(6):
+            now += 7
+            if ctl.game.phase == MOVE:
+                fakes.play_step(ctl, now)
+            else:
+                ctl.press("ROLL", now)
+        ctl.game.setup(BLOT_ON_7, 1)
+        ctl.changed(now)
+        assert len(store.ids) > 40
+        assert len(set(i for i, _ in store.ids)) > 10  # the turns' IDs change...
+        for written, expected in store.ids:
+            assert written == expected  # ... and each save wrote its own
+    finally:
+        fakes.done(ctl)
