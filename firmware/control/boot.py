@@ -46,6 +46,7 @@ def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS)
     finally:  # needed only now: it leaves the heap again
         unload("model.savefile")
         unload("model.savecheck")
+        unload("model.savematch")  # read a match's save (the match itself: model.matchplay)
 
 
 def _restore(store, dice, layout, emit, now_ms, settings, savefile):
