@@ -54,6 +54,8 @@ HEAP = {
     # match in the game model (its hooks and the save loader's terms), 128K since (measured
     # 2026-12-01); the rest (the 2 MB and 20 MB files, never read) passes in 96K
     "test_boot": "128K",
+    # a match's save read back at boot (the match code, two controllers): passes in 120K
+    "test_boot_match": "128K",
     # the cube's buttons and lights (control/cube_page hooks, turns, refusal; the View's match
     # fields and fill's: ~4 KB of this port's heap, ~2 KB on the board): test_controller
     # passes in 96K, controller_remote in 104K, controller_heap in 80K (measured 2026-12-01)
