@@ -27,7 +27,9 @@ def start(ctl, now):
         return False, err("no_player", "no hint: the board's player failed: %r" % exc)
     if advice is None:
         return None
-    ctl.set_hint(ACTIONS.index(advice["action"]) + 1 | advice["player"] << 3, now)
+    action = advice["action"]
+    if action in ACTIONS:  # (an action the LEDs have no dots for is still said)
+        ctl.set_hint(ACTIONS.index(action) + 1 | advice["player"] << 3, now)
     return True, CubeHint(advice)
 
 
