@@ -23,7 +23,7 @@ from display.view import (  # noqa: E402
     ASK_DROP,
 )
 from gammon import Position  # noqa: E402
-from model.game import MOVE, OPENING, ROLL  # noqa: E402
+from model.game import DONE, MOVE, OPENING, ROLL  # noqa: E402
 
 # The renderer, the board's player and the cube's code are imported once the player is
 # loaded (_game): its network is made while the heap is whole, as on the board.
@@ -263,3 +263,29 @@ def test_a_change_of_the_game_takes_the_advice_away():
     assert act(ctl, "double", 120)[0]  # the protocol's double: the question is another
     assert ctl.hint is None and v.advice == 0
     fakes.done(ctl)
+
+
+def test_once_a_play_is_complete_the_next_player_asks_before_doubling():
+    """DOUBLE instead of ROLL: the next player's page, ROLL held there is their advice, lit
+    in their own row (player 1's)."""
+    ctl, rec, r = _game()
+    g = ctl.game
+    v = ctl.view
+    _at(ctl, CLOSE, 100, 1)  # player 1 to roll, then player 0 may double after its play
+    assert ctl.roll(110, (6, 5))[0]
+    while g.phase == MOVE:
+        fakes.play_step(ctl, 120)
+    assert g.phase == DONE and g.turn == 1
+    ctl.press("DOUBLE", 130)
+    assert ctl.page is not None and ctl.page.by == 0
+    _held(ctl, rec, 140)
+    a = cube_advice(ctl)
+    assert a["kind"] == "double" and a["player"] == 0 and v.advice_of == 0
+    assert v.advice == ACTIONS_CODES[a["action"]]
+    rows = _rows(r, ctl, "cube0", 2)
+    assert rows[0] == rows[1] and rows[0][1] == DARK and rows[0][0] != DARK
+    fakes.done(ctl)
+
+
+ACTIONS_CODES = {"double": ADVICE_DOUBLE, "no double": ADVICE_NO_DOUBLE,
+                 "too good": ADVICE_TOO_GOOD}
