@@ -12,10 +12,10 @@
 #              (bench/run.py looks for the smallest heap where this passes)
 #   gc N       N games, each step once: the idle collections and those still inside steps
 #              (`noidle`: without the idle step, the check's control); one JSON line
-#   figures N  N games, each once for the allocations and three times for the times: the
+#   figures N  N games, each once for the allocations and five times for the times: the
 #              most a press (with the frame that shows it) and a frame of the board's turn
 #              allocate (collector off), the longest step of each task (press, frame,
-#              request; each step's fastest of the three runs, the file system's own time
+#              request; each step's fastest of the five runs, the file system's own time
 #              taken out and reported apart), strip writes a second while idle, during a
 #              person's move and during the board's; one JSON line. Its records take ~5
 #              bytes a step, one game's at a time, so it runs in a board-sized heap (a
@@ -45,7 +45,7 @@ from model.game import MOVE, OVER
 
 FRAME_MS = 20
 FAST_PACE = 60  # the board player's ms per step for the heap and time runs (700 on the board)
-REPEATS = 3
+REPEATS = 5  # timed runs of a game: each step's fastest (a shared machine's load is noise)
 BURST = 4  # link/port.py's _BURST: pieces the serial task writes before it yields
 GC_DROP = 1024  # a step after which the heap holds this much less collected inside itself
 GC_KEPT = 1024  # idle collections timed a game (~450 in one against the board)
