@@ -143,9 +143,12 @@ def heap_table(account: dict, rows: int = 60) -> str:
     return "\n".join(lines)
 
 
-# The figures run's heap over the smallest: its records (~5 bytes a step, one game's) and
-# room, so a collection costs what it costs in a board's heap, not in megabytes.
-FIGURES_MARGIN_KB = 64
+# The figures run's heap over the smallest: its records (~5 bytes a step, one game's: ~48 KB
+# since a frame's three parts are timed apart, ~23 KB before) and room, so a collection and
+# an allocation cost what they cost in a board's heap, not in megabytes. 64 KB until the
+# frame's parts: in the ~16 KB of room that left, the writer's pieces took 2-3 times as long
+# (each allocation searched a crowded heap: 390-540 us against 140 us at 88 KB).
+FIGURES_MARGIN_KB = 88
 
 
 def figures(tree: str, games: int, heap_kb: int = 8192) -> dict[str, float]:
