@@ -1,6 +1,6 @@
 """The idle collections (firmware/hw/collector.py, issue 11) in the whole firmware as
 bench/targets.py compiles it, under the MicroPython unix port: a game against the board in
-the board-sized heap of `make bench`'s figures makes its collections in the render task's
+a board-sized heap makes its collections in the render task's
 idle step, none inside a press, a frame's part, a request or a piece written (bench/
 board_bench.py's `gc` mode); without the idle step the same game collects inside steps, so
 the check sees them when they happen."""
@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import targets  # noqa: E402
 
-HEAP_KB = 280  # the figures run's heap of 2026-12-01: the smallest (216 KB) and its margin
+HEAP_KB = 280  # board-sized: the smallest heap of 2026-12-01 (216 KB) and 64 KB of room
 
 
 def _gc(tree: str, *args: str) -> dict:
