@@ -1,7 +1,8 @@
 # The easy level's cube (gammon/cube_easy.py through gammon/cube_play.py) on constructed
-# probabilities: where it doubles, where it does not though the strong level would (its later
-# doubles), that it takes and drops as the strong level does, and that it never turns a cube
-# it may not (MicroPython too).
+# probabilities: where it doubles, where it does not though the strong level would (its late
+# money doubles), where it does though strong would not (its early match doubles), that it
+# takes and drops as the strong level does, and that it never turns a cube it may not
+# (MicroPython too).
 from gammon import Position
 from gammon import cube as cb
 from gammon import cube_easy as ce
@@ -21,10 +22,11 @@ SCORE_22 = Terms(1, -1, 7, 2, 2, False, False)  # ... at 5-5
 # (win, win gammon, win backgammon, lose gammon, lose backgammon) out of 4096
 LATE = (2687, 1200, 0, 200, 0)  # money: a double gains 0.134 a cube, strong's margin 0.12
 CLEAR = (2728, 1200, 0, 200, 0)  # money: it gains 0.151 a cube
-TOO_GOOD = (3179, 1200, 0, 200, 0)  # at an owned cube: worth more played on
+TOO_GOOD = (3179, 1200, 0, 200, 0)  # at an owned cube and at 2-2: worth more played on
 EVEN = (2048, 400, 0, 400, 0)
-MATCH_EARLY = (2523, 1200, 0, 200, 0)  # 2-2: a double gains 0.03% of the match
-AT_22 = (2041, 0, 0, 400, 0)  # 5-5 (each 2 away): a double gains 3.04%
+MATCH_EARLY = (2620, 655, 0, 369, 0)  # 2-2: a double costs 0.65% of the match
+MATCH_TOO_EARLY = (2456, 614, 0, 410, 0)  # 2-2: it costs 1.34%
+AT_22 = (2041, 0, 0, 400, 0)  # 5-5 (each 2 away): a double gains 3.04%; at 2-2 it costs 3.6%
 
 
 class FakeNet:
@@ -63,11 +65,17 @@ def test_no_double_when_nothing_is_gained_or_the_game_is_worth_more_played_on():
     assert not ce.doubles(TOO_GOOD, OWNED, X, BOARD)
 
 
-def test_match_doubles_only_where_the_double_gains_three_percent():
-    assert 0 < _gain(MATCH_EARLY, SCORE_55) < ce.MATCH_DOUBLE
-    assert _strong(MATCH_EARLY, SCORE_55) and not ce.doubles(MATCH_EARLY, SCORE_55, X, BOARD)
-    assert _gain(AT_22, SCORE_22) >= ce.MATCH_DOUBLE
-    assert ce.doubles(AT_22, SCORE_22, X, BOARD)
+def test_match_doubles_a_little_earlier_than_the_strong_level():
+    assert ce.MATCH_DOUBLE <= _gain(MATCH_EARLY, SCORE_55) < 0
+    assert ce.doubles(MATCH_EARLY, SCORE_55, X, BOARD) and not _strong(MATCH_EARLY, SCORE_55)
+    assert _gain(MATCH_TOO_EARLY, SCORE_55) < ce.MATCH_DOUBLE
+    assert not ce.doubles(MATCH_TOO_EARLY, SCORE_55, X, BOARD)
+    assert not ce.doubles(AT_22, SCORE_55, X, BOARD)
+    assert _gain(AT_22, SCORE_22) > 0
+    assert ce.doubles(AT_22, SCORE_22, X, BOARD) and _strong(AT_22, SCORE_22)
+    # too good stays too good: played on for the gammon, as strong does
+    assert cb.action(TOO_GOOD, SCORE_55, X) == cb.TOO_GOOD
+    assert not ce.doubles(TOO_GOOD, SCORE_55, X, BOARD)
 
 
 def test_a_race_and_a_crashed_board_are_the_strong_levels():
@@ -106,7 +114,9 @@ def test_decide_at_the_easy_level_through_the_match():
     assert decide(net, START, m, 0, "easy") is None
     m = Match(7, True, False)
     m.resume([2, 2], False, False, 3)
-    assert decide(FakeNet(AT_22), START, m, 0, "easy") is None  # 5 away: no 3% to gain
+    assert decide(FakeNet(AT_22), START, m, 0, "easy") is None  # 5 away: too early
+    assert decide(FakeNet(MATCH_EARLY), START, m, 0, "easy") == "double"
+    assert decide(FakeNet(MATCH_EARLY), START, m, 0, "strong") is None
     m = Match(7, True, False)
     m.resume([5, 5], False, False, 3)
     assert decide(FakeNet(AT_22), START, m, 0, "easy") == "double"
