@@ -58,9 +58,21 @@ def match_state(g, d):
 
 
 def state(ctl, plays=True):
+    """The protocol's `state` reply, as one dict made at its full size: every key is in the
+    literal (the match's fields, filled by match_state; the protocol's ok, id and plays), as
+    a dict grown key by key to its 32 re-allocates its table three times, the last a
+    592-byte block: what failed first at the smallest heaps of a game against the board.
+    `id` stays None here: link/requests.with_id sets it, or drops it for a request without
+    one."""
     g = ctl.game
     v = ctl.view
     d = {
+        "ok": True,
+        "id": None,
+        "plays": None,  # the protocol's listing when `plays` is False
+        "match_length": None, "cube_on": None, "jacoby": None, "cube": None,
+        "cube_owner": None, "score": None, "may_double": None, "crawford": None,
+        "match_over": None, "offer": None, "match_winner": None, "match_id": None,
         "phase": PHASES[g.phase],
         "turn": g.turn,
         "dice": list(g.dice) if g.dice else None,

@@ -173,8 +173,7 @@ class Protocol:
         return out
 
     def _state(self, req, now_ms):
-        out = self.ctl.state(False)  # made for this reply: its own fields, not copied (heap)
-        out["ok"] = True
+        out = self.ctl.state(False)  # made for this reply at its full size, ok and id too
         g = self.ctl.game  # the plays of this position and dice, listed as they are written
         out["plays"] = _plays(g.position, g.dice, g.phase == 2 or g.phase == 3)  # MOVE, DONE
         return out

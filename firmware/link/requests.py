@@ -21,9 +21,12 @@ def failed(error, exc):
 
 
 def with_id(reply, rid):
-    """The reply with the request's id, if it had one."""
+    """The reply with the request's id, if it had one (else without the None a reply made
+    at its full size holds for it: report.state)."""
     if rid is not None:
         reply["id"] = rid
+    elif "id" in reply:
+        del reply["id"]
     return reply
 
 

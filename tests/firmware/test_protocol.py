@@ -348,3 +348,20 @@ def test_a_hit_mark_where_nothing_is_hit_is_illegal():
     r = _one(proto, wire, b'{"cmd":"move","play":"8/5","id":5}\n')
     assert r["ok"]
     _done(ctl)
+
+
+def test_state_has_the_request_id_or_none_and_every_field():
+    proto, ctl, wire, _ = _make()
+    with_id = _one(proto, wire, b'{"cmd":"state","id":"s1"}\n')
+    without = _one(proto, wire, b'{"cmd":"state"}\n')
+    assert with_id["id"] == "s1" and "id" not in without
+    assert with_id["ok"] and without["ok"] and without["plays"] == []  # the opening: none
+    del with_id["id"]
+    assert with_id == without
+    full = ctl.state()  # the controller's: its listing, the id's place still empty
+    assert full["id"] is None and full["plays"] == [] and full["match_id"] == without["match_id"]
+    for key in ("phase", "dice", "position_id", "pips", "board", "settings", "bot", "cube",
+                "cube_owner", "score", "may_double", "crawford", "match_over", "offer",
+                "match_winner", "match_length", "cube_on", "jacoby"):
+        assert key in without, key
+    _done(ctl)
