@@ -147,3 +147,21 @@ def test_takes_and_drops_are_the_strong_levels():
     m.double(0)
     assert answer(FakeNet((3195, 0, 0, 0, 0)), START, m, 0, "easy") == "take"
     assert answer(FakeNet((2990, 1400, 0, 0, 0)), START, m, 0, "easy") == "drop"
+
+
+def test_money_doubles_are_a_subset_of_strongs_and_match_doubles_a_superset():
+    terms = (CENTRED, OWNED, Terms(1, -1, 0, 0, 0, False, False), SCORE_55, SCORE_22,
+             Terms(1, -1, 7, 3, 6, False, False), Terms(2, 0, 7, 4, 2, False, False))
+    seen = [0, 0]  # money: strong's doubles easy leaves; match: easy's early ones
+    for w in range(1600, 4096, 160):
+        for wg in (0, w // 8, w // 3):
+            p = (w, wg, 0, (4096 - w) // 4, 0)
+            for t in terms:
+                easy, strong = ce.doubles(p, t, X, BOARD), _strong(p, t)
+                if t.length:
+                    assert easy or not strong, (p, t.away_me)
+                    seen[1] += easy and not strong
+                else:
+                    assert strong or not easy, (p, t.owner)
+                    seen[0] += strong and not easy
+    assert seen[0] and seen[1]  # they do differ, both ways
