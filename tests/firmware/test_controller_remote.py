@@ -86,7 +86,7 @@ def test_state_and_history():
     assert sorted(report.plays_iter(ctl.game)) == sorted(s["plays"])
     ctl.move("8/5", 2)
     s = ctl.state(False)
-    assert s["steps"] == ["8/5"] and "plays" not in s and s["pips"] == [164, 167]
+    assert s["steps"] == ["8/5"] and s["plays"] is None and s["pips"] == [164, 167]
     assert s["position_id"] == "4HPwATDgc/ABMA" and s["current_id"] != s["position_id"]
     ctl.move("6/5", 3)
     ctl.roll(4, (6, 4))
