@@ -20,6 +20,7 @@ SIZE = const(2048)
 SLOTS = const(32)
 PIECE = const(64)  # one USB CDC packet: on a Pico a longer write can wait up to 500 ms
 _STREAMS = const(2)  # streamed lines waiting at most (each holds its list)
+_NEWLINE = b"\n"  # ends a streamed line whose next piece could not be made
 
 
 class Outbox:
@@ -152,7 +153,9 @@ class Outbox:
 
     def _next(self, gen):
         """The stream's next piece (held as the one being written), or None at its end:
-        the entry is done."""
+        the entry is done. A piece that cannot be made (no memory even for jsonout's own
+        end of a line cut short) ends the line with its newline, so the host resyncs there,
+        and counts as a reply lost (the `dropped` event): the serial writer goes on."""
         self.off = 0
         try:
             self.chunk = next(gen)
@@ -160,6 +163,10 @@ class Outbox:
             self.chunk = None
             self.nstreams -= 1
             self._pop()
+        except Exception:  # MemoryError; the generator is finished: its end comes next
+            self.chunk = _NEWLINE
+            self.lost_replies += 1
+            self.lost_total += 1
         return self.chunk
 
     def clear(self):

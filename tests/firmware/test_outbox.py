@@ -344,3 +344,37 @@ def test_a_short_line_goes_from_its_json_text_into_the_ring():
             _pump(box, port)
         assert most <= 256, most  # its text (~128 on this port) and a view of it
     assert port.lines() == [ev] * (7 if hasattr(gc, "mem_alloc") else 2)
+
+
+
+class Bytes:
+    """A host that takes everything as raw bytes (lines that are not JSON included)."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def ready(self):
+        return True
+
+    def write(self, mv):
+        self.data.extend(mv)
+        return len(mv)
+
+
+def test_a_streamed_line_whose_piece_cannot_be_made_ends_and_the_writer_goes_on():
+    def pieces():  # a streamed line whose next piece fails even jsonout's own ending
+        yield b'{"ok":true,"id":1,"plays":["8/5 6/5"'
+        raise MemoryError("no room")
+
+    port = Bytes()
+    box = Outbox(port, size=1024, slots=8)
+    assert box.put_line(pieces(), True)
+    assert box.put({"ok": True, "id": 2}, True)
+    _pump(box, port)  # nothing raised: the serial task lives on
+    lines = bytes(port.data).split(b"\n")
+    # the cut line ended at its newline (a host skips it: not JSON), the next line whole,
+    # and the lost reply said in a `dropped` event
+    assert lines[0] == b'{"ok":true,"id":1,"plays":["8/5 6/5"' and lines[-1] == b""
+    got = [json.loads(line) for line in lines[1:-1]]
+    assert got == [{"ok": True, "id": 2}, {"event": "dropped", "events": 0, "replies": 1}]
+    assert box.lost_replies == 0 and box.lost_total == 1 and not box.pending()
