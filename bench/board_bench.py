@@ -133,6 +133,9 @@ class TimedStore(Store):
         self.fs.us += ticks_diff(ticks_us(), t0)
 
 
+_CUT = b'"truncated":true'  # how link/jsonout ends a line it could not finish
+
+
 class Sink:
     """The host's end of the link (the Outbox's port): takes every piece at once, looks at
     each line for error events and refused requests, keeps nothing else."""
@@ -145,6 +148,8 @@ class Sink:
         self.first_error = None
         self.line = bytearray(512)  # the start of the line coming in (errors are short)
         self.n = 0
+        self.cut = 0  # bytes of _CUT matched so far, across writes
+        self.truncated = 0  # lines cut short (link/jsonout could not finish them): errors
 
     def ready(self):
         return True
@@ -153,15 +158,31 @@ class Sink:
         n = len(mv)
         self.bytes += n
         line = self.line
+        k = self.cut
         for i in range(n):
             b = mv[i]
+            if k or b == 34:  # a quote: perhaps the start of _CUT
+                if b == _CUT[k]:
+                    k += 1
+                    if k == len(_CUT):
+                        self._truncated()
+                        k = 0
+                else:
+                    k = 1 if b == 34 else 0
             if b == 10:
                 self._line(self.n)
                 self.n = 0
             elif self.n < 512:
                 line[self.n] = b
                 self.n += 1
+        self.cut = k
         return n
+
+    def _truncated(self):
+        self.truncated += 1
+        self.errors += 1
+        if self.first_error is None:
+            self.first_error = b"a line cut short: " + bytes(self.line[: min(self.n, 120)])
 
     def _has(self, pattern, n):
         return self.line.find(pattern, 0, n) >= 0
@@ -175,7 +196,11 @@ class Sink:
             self.errors += 1
             if self.first_error is None:
                 self.first_error = bytes(self.line[: min(n, 300)])
-        elif self._has(b'"ok":false', n) or self._has(b'"ok": false', n):
+        elif (
+            self._has(b'"ok":false', n)
+            or self._has(b'"ok": false', n)
+            or self._has(b'"event":"dropped"', n)  # a line lost (this host reads them all)
+        ):
             self.refused += 1
             if self.first_error is None:
                 self.first_error = bytes(self.line[: min(n, 300)])
