@@ -1,7 +1,7 @@
 # The easy level's doubles (issue 14: weaker than the strong level's cube, better than never
 # doubling): the strong level's own rules on the same one network evaluation, with blunter
 # margins. Money play: gammon/cube_money.py's, but with contact a double must gain 0.15 a
-# cube over no double (strong: 0.12), so it doubles late and about half as often; races
+# cube over no double (strong: 0.12): late, half as often in the same positions; races
 # (Keith's count) and crashed positions as strong. Match play: gammon/cube.py's formula, but
 # it doubles a little early, wherever doubling costs it at most 1% of the match (strong: where
 # doubling gains). Never a position worth more played on (too good). Its takes are the strong
