@@ -10,7 +10,8 @@
 #             now) (the renderer writes the LEDs only when the frame changed), the save of a
 #             press (controller.flush); the self-test instead while it runs. Then the
 #             garbage collection when one is due (hw/collector.py), so that MicroPython's own
-#             collections seldom fall inside a press, a request or a slice.
+#             collections seldom fall inside a press, a request or a slice. While the board
+#             or a HINT thinks, frames follow each other at once (a slice each).
 #   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
 #             Protocol); when it returns (the host asked for the REPL) the app stops.
 #   watchdog  when `wdt` (anything with .feed()) is given: every CHECK_MS it feeds the watchdog
@@ -141,10 +142,11 @@ class App:
 
     def tick(self, now_ms):
         """A frame's work: the controller's timed changes, the board's or a hint's next
-        slice, or the save of the last frame's own change (controller.tick)."""
-        if self.test is None:
-            self.ctl.tick(now_ms)
+        slice, or the save of the last frame's own change (controller.tick); True while a
+        choice is being thought out, more slices to come."""
+        more = self.test is None and self.ctl.tick(now_ms)
         self.frames = (self.frames + 1) & 0xFFFF
+        return more
 
     def render(self, now_ms):
         """The frame drawn (the renderer writes the LEDs only when it changed; the
@@ -203,7 +205,7 @@ class App:
         clock = self.clock
         while True:
             start = clock()
-            self.tick(start)  # each part a step: presses, the serial task between
+            more = self.tick(start)  # each part a step: presses, the serial task between
             await sleep_ms(0)
             self.render(start)
             await sleep_ms(0)
@@ -211,7 +213,11 @@ class App:
             if self.collector is not None:
                 await sleep_ms(0)
                 self.collect()
-            wait = self.frame_ms - ticks_diff(clock(), start)
+            # While a choice is thought out the next frame (its next slice) starts at once,
+            # the loop released first: slices of FRAME_SLICE evaluations keep each step short
+            # without waiting out a frame's rest between them (the strip is written only
+            # when its frame changed, at the glow's bounded rate, either way).
+            wait = 0 if more else self.frame_ms - ticks_diff(clock(), start)
             await sleep_ms(wait if wait > 0 else 0)
 
     async def _watchdog_task(self):

@@ -79,6 +79,8 @@ class Bot:
         return "move" if ready else "think"
 
     def tick(self, ctl, now):
+        """The board's next action when it is due (a throw, a cube decision, a slice of its
+        thinking, a step shown or made); True when it thought a slice and more are to come."""
         if ctl.menu_item >= 0:
             return
         who = ctl.offered_to()
@@ -94,7 +96,7 @@ class Bot:
                 self._cubes().answer(self.opp, ctl, now)
                 self._wait(now, ctl.pace_ms)
             else:
-                self._act(ctl, now)
+                return self._act(ctl, now)
         except Exception as exc:  # a bug, no memory: said plainly, and a person plays on
             self._give_back(ctl, now, exc, who)
 
@@ -126,8 +128,7 @@ class Bot:
             return  # the dice are still rolling
         key = _key(g, ctl.settings.level)
         if self.hops is None or self.key != key:
-            self._think(ctl, key, now)
-            return
+            return self._think(ctl, key, now)
         frm, to = self.hops[0]
         if ctl.sel != frm:  # show the step: its checker and where it goes
             ctl.select(frm, now, {to: None})
@@ -148,7 +149,8 @@ class Bot:
 
     def _think(self, ctl, key, now):
         """One slice of the plan for `key` (a new plan when the game or level changed since
-        the last); its steps light from the next tick once it is made."""
+        the last); its steps light from the next tick once it is made. True while more
+        slices are to come (tick() returns it: the next frame can start at once)."""
         g = ctl.game
         p = self.plan
         if p is None or self.plan_key != key:
@@ -169,7 +171,7 @@ class Bot:
             self.glow = glow
         if not p.step():
             ctl.view.movable = self.glow  # thinking: the checkers it may move glow
-            return
+            return True
         self.plan = None
         self.hops = p.hops
         self.key = key

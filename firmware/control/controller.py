@@ -242,7 +242,9 @@ class Controller:
     def tick(self, now_ms):
         """Timed transitions: the View's deadlines reached (fill.expire); the dice of a
         passed turn go dark after their blink; a HINT thought out; the board's player. What
-        they change is saved in the next frame, which does nothing else (saver.py)."""
+        they change is saved in the next frame, which does nothing else (saver.py). True while a
+        HINT or the board's choice is being thought out: the app then starts the next frame at
+        once, the loop released between (app.py)."""
         v = self.view
         fill.expire(v, now_ms)
         if self.shown and not v.blink_until:
@@ -250,13 +252,18 @@ class Controller:
             self.refresh(now_ms)
         if self.saver.unsaved:  # the last frame's change: its save is this frame's work
             self.saver.flush()
-            return
+            return self.hinting is not None or self.bot is not None and self.bot.plan is not None
         self.saver.defer(NEXT)
-        if self.hinting is not None and self.hinting.step(self, now_ms):
-            self.hinting = None
-        if self.bot is not None:
-            self.bot.tick(self, now_ms)
+        more = False
+        if self.hinting is not None:
+            if self.hinting.step(self, now_ms):
+                self.hinting = None
+            else:
+                more = True
+        if self.bot is not None and self.bot.tick(self, now_ms):
+            more = True
         self.saver.defer(NOW)
+        return more
 
     # Replies (report.py, loaded when first asked)
     def state(self, plays=True):
