@@ -1,13 +1,14 @@
 # The save text of a game (model/savefile.py reads it back), written a few hundred bytes at a
 # time into one buffer made at start-up: a press's save builds no string, tuple or list.
 # (Few globals and no const(): a module's names are a table in the heap.)
+from gammon.position import write_id
 from kernels.compat import MICROPY
 
 VERSION = 2
 PLAIN = (0, False, True)  # model/game.py's PLAIN: cubeless money play
 FULL = 192  # a piece goes out once this much is written (no field has 64 bytes)
-# hex digits (0-15), then base64's (16-79)
-_DIGITS = b"0123456789abcdefABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+# the record's hex digits
+_DIGITS = b"0123456789abcdef"
 # The save: its text with a byte under 32 where a value goes, in pieces(): 2-6, 8, 9, 15 and
 # 17 the Game's attribute _NAMES names (a winner or result of None: -1, 0), 7 the steps,
 # 10 the position's ID, 11-14 a set-up game's start (only for one), 16 the record, 18 the
@@ -73,33 +74,18 @@ _ID_TEXT = bytearray(14)  # ... is kept here: each save of a turn writes the tur
 
 def _pid(n, b):
     """Writes gnubg's Position ID of the 50 bytes `b` (gammon.position's layout) as
-    Position.position_id() does, 80 bits in 14 characters of base64; the end. The last
+    Position.position_id() does (gammon.position.write_id, in place); the end. The last
     one is kept: the saves of a turn (one a step) write the same, a third of their work."""
     text = _ID_TEXT
     if _ID[0] is b:
         for k in range(14):
             _buf[n + k] = text[k]
         return n + 14
-    start = n
-    i = 0  # the point (0-49, the player not on roll first) whose bits come next
-    c = b[25]  # its checkers still to write
-    v = 0  # the bits of a group of 3 bytes (least significant first in each byte)
-    for j in range(80):  # a 1-bit a checker, a 0-bit after each point; zeros to the end
-        if i < 50 and c:
-            v |= 1 << (16 - (j % 24 & ~7) + (j & 7))
-            c -= 1
-        elif i < 50:
-            i += 1
-            c = b[(i + 25) % 50] if i < 50 else 0
-        if j % 24 == 23 or j == 79:  # 4 characters; of the last byte's, 2 count
-            for s in (18, 12, 6, 0):
-                _buf[n] = _DIGITS[16 + (v >> s & 63)]
-                n += 1
-            v = 0
+    end = write_id(b, _buf, n)
     for k in range(14):
-        text[k] = _buf[start + k]
+        text[k] = _buf[n + k]
     _ID[0] = b
-    return n - 2
+    return end
 
 
 def _field(n, g, c, i):
