@@ -6,7 +6,7 @@
 # match winning chances; every product stays under 2**29.
 from kernels.compat import const
 
-from gammon import met
+from gammon.met import mwc as _mwc
 
 P = const(4096)
 M = const(65536)
@@ -32,17 +32,6 @@ def ratios(p):
     else:
         g1 = b1 = 0
     return g0, b0, g1, b1
-
-
-def _mwc(away_me, away_opp, post):
-    """My chance (M) at a score; `post`: the games from here are post-Crawford."""
-    if away_me <= 0:
-        return M
-    if away_opp <= 0:
-        return 0
-    if post:
-        return M - met.post(away_opp - 1) if away_me == 1 else met.post(away_me - 1)
-    return met.pre(away_me - 1, away_opp - 1)
 
 
 def won(t, points):

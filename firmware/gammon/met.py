@@ -78,3 +78,16 @@ def post(j):
     """Chance (65536 = 1) of the trailer j + 1 points away winning a post-Crawford game's
     match against the leader 1 away (0 <= j < N)."""
     return _at(N * (N - 1) // 2 + j)
+
+
+def mwc(away_me, away_opp, crawford_past):
+    """My match winning chance (65536 = 1) when I need `away_me` points and the other
+    `away_opp` (0 or less: that side has won); `crawford_past`: the games from here are
+    post-Crawford (gammon/cube_match.py and score_values.py read the table through it)."""
+    if away_me <= 0:
+        return 65536
+    if away_opp <= 0:
+        return 0
+    if crawford_past:
+        return 65536 - post(away_opp - 1) if away_me == 1 else post(away_me - 1)
+    return pre(away_me - 1, away_opp - 1)

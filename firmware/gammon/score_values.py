@@ -11,23 +11,10 @@
 # change the match (the leader at DMP, a cube that wins the match anyway) weighs 0.
 from kernels.compat import const
 
-from gammon import met
+from gammon.met import mwc
 
-_M = const(65536)  # met's unit: a match won
 _ONE = const(4096)  # a weight of 1 (kernels.net.PROB_ONE)
 CAP = const(32768)  # kernels.net.VALUE_MAX: a weight of 8 at most (no 7-point match near)
-
-
-def mwc(away_me, away_opp, post):
-    """My match winning chance (M) when I need `away_me` points and the other `away_opp`
-    (0 or less: that side has won); `post`: the games from here are post-Crawford."""
-    if away_me <= 0:
-        return _M
-    if away_opp <= 0:
-        return 0
-    if post:
-        return _M - met.post(away_opp - 1) if away_me == 1 else met.post(away_me - 1)
-    return met.pre(away_me - 1, away_opp - 1)
 
 
 def _weight(d, den):
