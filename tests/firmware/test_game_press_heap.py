@@ -4,33 +4,15 @@
 import gc
 
 import fakes
-from allocs import mp_allocated
+from allocs import Allocated
 from display.view import button_of_target, target_of
 from gammon.position import Position
-from kernels.compat import MICROPY
 from model.game import MOVE, OVER
 
 BOUND = 4096  # bytes a press may allocate, its save included (issue 11's figure)
 WORST = "AAAA/3+UUkpJKQ"  # 1-1 has 2,226 plays here (NOTES.md), the most known
 SPREAD = "d7cNAABUqqqqAA"  # 1-1 has 1,720
 START = "4HPwATDgc/ABMA"  # doubles early in the game: 42-75 plays
-
-
-class _Allocated:
-    """Bytes allocated by one call: gc.mem_alloc with the collector off. The bound is the
-    board's: CPython (no such count; its move search is plain Python, making ints as it
-    goes) runs the same presses and checks what they do."""
-
-    def __init__(self):
-        self.most = 0
-
-    def __call__(self, func, *args):
-        if not MICROPY:
-            func(*args)
-            return 0
-        n = mp_allocated(func, *args)
-        self.most = max(self.most, n)
-        return n
 
 
 def _press(ctl, pt, now):
@@ -70,7 +52,7 @@ def _turn(ctl, allocated, now):
 
 
 def test_a_press_in_the_positions_of_most_plays_allocates_at_most_4_kb():
-    allocated = _Allocated()
+    allocated = Allocated()
     for pid, dice in ((WORST, (1, 1)), (SPREAD, (1, 1)), (START, (2, 2)), (START, (1, 1))):
         gc.collect()
         ctl, rec = fakes.make(keep=0)

@@ -6,7 +6,7 @@ import gc
 import sys
 
 import fakes
-from allocs import mp_allocated
+from allocs import Allocated
 from control import loader
 from display.renderer import Renderer
 from gammon.position import Position
@@ -20,22 +20,6 @@ START = "4HPwATDgc/ABMA"
 SPREAD = "d7cNAABUqqqqAA"  # 1-1 has 1,720 plays here (NOTES.md)
 # a race player 0 leads by far (the board's money double: a pass), in each side's own points
 RACE = ({1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, {6: 5, 8: 5, 13: 5})
-
-
-class _Allocated:
-    """Bytes one call allocates (gc.mem_alloc, the collector off) on MicroPython; CPython
-    makes the same calls and checks what they do."""
-
-    def __init__(self):
-        self.most = 0
-
-    def __call__(self, func, *args):
-        if not MICROPY:
-            func(*args)
-            return 0
-        n = mp_allocated(func, *args)
-        self.most = max(self.most, n)
-        return n
 
 
 def _race():
@@ -76,7 +60,7 @@ def test_a_hint_press_with_its_frame_allocates_at_most_4_kb():
     unload("control.hint")  # (a test module before may have loaded it)
     ctl, rec, r, strip = _board()
     g = ctl.game
-    allocated = _Allocated()
+    allocated = Allocated()
     now = 100
     first = None
     for pid, dice in ((START, (6, 1)), (SPREAD, (5, 3)), (START, (2, 2)), (SPREAD, (1, 1))):
@@ -116,7 +100,7 @@ def test_a_cube_hint_press_with_its_frame_allocates_at_most_4_kb():
 
     g = ctl.game
     v = ctl.view
-    allocated = _Allocated()
+    allocated = Allocated()
     g.setup(_race(), 0)  # the person to roll, far ahead
     ctl.changed(100)
     ctl.press("DOUBLE", 110)  # the page
