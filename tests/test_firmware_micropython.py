@@ -47,7 +47,10 @@ HEAP = {
     # the cube (gammon/cube*.py, the table) beside the player: passes in 72K; whole games and a
     # match of the board against itself with the cube: 176K, as test_autoplay
     "test_autoplay_cube": "80K",
-    "test_autoplay_cube_game": "192K",
+    # since the easy level's cube code (gammon/cube_easy.py) the easy match fails at 192K on
+    # a 487-byte block after the collector's own collection (the test keeps every event of
+    # the match): passes in 200K
+    "test_autoplay_cube_game": "208K",
     "test_autoplay_heap": "136K",  # a whole game of the board against itself (128K to ea47afe)
     "test_autoplay_powercut": "160K",
     # the player and a match's code (model/matchplay, the table, gammon/score_values) beside
