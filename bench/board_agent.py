@@ -71,11 +71,13 @@ class Agent:
             cwd=ROOT,
         )
 
-    def ask(self, position: Position, dice: tuple[int, int], level: str, seed: int) -> str:
-        """The agent's reply line to a request for its play (see bench/agent_mp.py)."""
-        return self.request(
-            "%s %d %d %s %d" % (position.position_id(), dice[0], dice[1], level, seed)
-        )
+    def ask(
+        self, position: Position, dice: tuple[int, int], level: str, seed: int, mid: str = ""
+    ) -> str:
+        """The agent's reply line to a request for its play (see bench/agent_mp.py); `mid`,
+        a Match ID, has it play at that match's score."""
+        text = "%s %d %d %s %d" % (position.position_id(), dice[0], dice[1], level, seed)
+        return self.request(text + " " + mid if mid else text)
 
     def request(self, text: str) -> str:
         """The agent's reply line to any one request line (`text`, without its newline)."""
@@ -123,9 +125,12 @@ class BoardPlayer:
     def slowest_us(self) -> int:
         return max(self.took_us, default=0)
 
-    def choose(self, position: Position, dice: tuple[int, int], seed: int) -> Play | None:
-        """The agent's play, found among the engine's legal plays by its result."""
-        reply = self.agent.ask(position, dice, self.level, seed).split()
+    def choose(
+        self, position: Position, dice: tuple[int, int], seed: int, mid: str = ""
+    ) -> Play | None:
+        """The agent's play (at the score of the Match ID `mid` if given), found among the
+        engine's legal plays by its result."""
+        reply = self.agent.ask(position, dice, self.level, seed, mid).split()
         if len(reply) != 3 or reply[0] == "!":
             raise IllegalPlay("agent: %s" % " ".join(reply))
         self.took_us.append(int(reply[2]))

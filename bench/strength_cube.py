@@ -21,7 +21,7 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
 
 from board_agent import Agent, BoardPlayer  # noqa: E402
-from gammon import Play, Position, legal_plays  # noqa: E402
+from gammon import Play, Position  # noqa: E402
 from gammon.match import Match  # noqa: E402
 from match import MAX_TURNS, opening, referee  # noqa: E402
 from players import IllegalPlay  # noqa: E402
@@ -75,24 +75,7 @@ class BoardCubePlayer:
         play counts gammons at the score (bench/agent_mp.py); money play's is as before."""
         if not match.length:
             return self.checkers.choose(position, dice, seed)
-        mid = match_id(match, me)
-        checkers = self.checkers
-        reply = self.agent.request(
-            "%s %d %d %s %d %s" % (position.position_id(), dice[0], dice[1], self.level, seed, mid)
-        ).split()
-        if len(reply) != 3 or reply[0] == "!":
-            raise IllegalPlay("agent: %s" % " ".join(reply))
-        checkers.took_us.append(int(reply[2]))
-        checkers.evaluations += int(reply[1])
-        plays = legal_plays(position, dice)
-        if reply[0] == "-":
-            if plays:
-                raise IllegalPlay("%s %r: no move, with %d legal" % (position, dice, len(plays)))
-            return None
-        for play in plays:
-            if play.result.position_id() == reply[0]:
-                return play
-        raise IllegalPlay("%s %r: %s is not a legal result" % (position, dice, reply[0]))
+        return self.checkers.choose(position, dice, seed, match_id(match, me))
 
     def _ask(self, kind: str, position: Position, mid: str) -> bool:
         reply = self.agent.request(
