@@ -225,6 +225,33 @@ def test_sim_process_prints_port_and_stops_cleanly(tmp_path):
             proc.wait()
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_sim_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
+    """A parent that ignores SIGINT (a background job; a library in a test worker) passes
+    that on: the simulator still stops on it instead of running on for ever."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ledgammon", "sim", "--flash", str(tmp_path), "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        start_new_session=True,
+        preexec_fn=_ignore_sigint,
+    )
+    try:
+        port = proc.stdout.readline().decode().strip()
+        assert port.startswith("/dev/pts/"), port
+        with connect(port) as client:
+            client.roll()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(20) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def _children(pid: int) -> list[int]:
     with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
         return [int(x) for x in f.read().split()]

@@ -76,8 +76,16 @@ def _on_signal(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def cmd_sim(args: argparse.Namespace) -> int:
+def _stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM stop the simulator cleanly, also when the parent left SIGINT
+    ignored (a background job, some test runners and libraries do: Python then installs no
+    KeyboardInterrupt handler of its own, and the simulator would never stop on it)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _on_signal)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    _stop_on_signals()
     sim = _simulator(args)
     sim.start()
     try:
@@ -109,7 +117,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         with connect(args) as client:
             _configure_players(client, args)
             return _view(client, True)
-    signal.signal(signal.SIGTERM, _on_signal)
+    _stop_on_signals()
     with _simulator(args, "sim.log") as sim, Client(sim.port, timeout=args.timeout) as client:
         _configure_players(client, args)
         return _view(client, True)
