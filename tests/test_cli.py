@@ -198,28 +198,11 @@ def test_ports_lists_likely_boards_first(capsys, monkeypatch):
     assert commands._port(argparse.Namespace(port=None)) == "/dev/ttyACM0"
 
 
-def _sim_process(flash, preexec=None):
-    """`ledgammon sim` as a process of its own session, and the port it printed."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ledgammon", "sim", "--flash", str(flash), "--seed", "1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=ENV,
-        start_new_session=True,
-        preexec_fn=preexec,
-    )
-    port = proc.stdout.readline().decode().strip()
-    if not port.startswith("/dev/pts/"):
-        proc.kill()
-        proc.wait()
-        raise AssertionError("no port: %r" % port)
-    return proc, port
-
-
 def test_sim_process_prints_port_and_stops_cleanly(tmp_path):
     for sig in (signal.SIGINT, signal.SIGTERM):
-        proc, port = _sim_process(tmp_path)
+        proc, port = _sim_process(str(tmp_path))
         try:
+            assert port.startswith("/dev/pts/"), port
             with connect(port) as client:
                 if sig == signal.SIGINT:
                     client.roll()
@@ -242,8 +225,9 @@ def _ignore_sigint() -> None:
 def test_sim_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
     """A parent that ignores SIGINT (a background job; a library in a test worker) passes
     that on: the simulator still stops on it instead of running on for ever."""
-    proc, port = _sim_process(tmp_path, _ignore_sigint)
+    proc, port = _sim_process(str(tmp_path), _ignore_sigint)
     try:
+        assert port.startswith("/dev/pts/"), port
         with connect(port) as client:
             client.roll()
         proc.send_signal(signal.SIGINT)
@@ -267,13 +251,16 @@ def _running(pid: int) -> bool:
         return False
 
 
-def _sim_process(flash: str) -> tuple[subprocess.Popen, str]:
+def _sim_process(flash: str, preexec=None) -> tuple[subprocess.Popen, str]:
+    """`ledgammon sim` in a session of its own, and the first line it printed (its port);
+    `preexec` runs in the child before it starts."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "ledgammon", "sim", "--flash", flash, "--seed", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
         start_new_session=True,
+        preexec_fn=preexec,
     )
     return proc, proc.stdout.readline().decode().strip()
 
