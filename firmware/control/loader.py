@@ -50,6 +50,7 @@ def unload():
         "control.hint",
         "control.hint_cube",
         "gammon.opponent",
+        "gammon.score_values",  # a match's checker play at the score
         "kernels.net",
         "kernels.apply",
     ):

@@ -73,3 +73,14 @@ def test_the_weights_read_at_start_up_load_the_player_in_a_cut_up_heap():
         assert ok and ctl.bot is None and ctl.view.error == 2
         assert ctl.settings.players == ["human", "human"]
     fakes.done(ctl)
+
+
+def test_unload_drops_the_players_modules_with_a_matchs_checker_play():
+    """Once no side is the board's, its code goes, the match's gammon values too."""
+    from control import loader
+    from gammon import score_values  # noqa: F401 (loaded as a match's plan loads it)
+
+    loader.opponent()
+    loader.unload()
+    for name in ("gammon.opponent", "gammon.score_values", "kernels.net", "control.plan"):
+        assert name not in sys.modules, name
