@@ -42,9 +42,10 @@ else:  # defined only where they are used: the board's heap does not hold them
 
 def unload(name):
     """Drops module `name` (dotted) so the heap gets it back: from sys.modules and from its
-    package, which would otherwise keep it alive."""
+    package, which would otherwise keep it alive. (Not `leaf in dir(parent)`: MicroPython's
+    dir() probes every qstr the firmware has, ~0.5 ms here and ~85 ms on an RP2040.)"""
     sys.modules.pop(name, None)
     package, _, leaf = name.rpartition(".")
     parent = sys.modules.get(package) if package else None
-    if parent is not None and leaf in dir(parent):
+    if parent is not None and hasattr(parent, leaf):
         delattr(parent, leaf)

@@ -84,3 +84,27 @@ def test_unload_drops_the_players_modules_with_a_matchs_checker_play():
     loader.unload()
     for name in ("gammon.opponent", "gammon.score_values", "kernels.net", "control.plan"):
         assert name not in sys.modules, name
+
+
+def test_compat_unload_drops_a_module_from_sys_modules_and_its_package():
+    """kernels.compat.unload: the module goes from sys.modules and from its package's names
+    (where `from package import leaf` would find it first), its siblings stay; unloading it
+    again, or a module never loaded, changes nothing."""
+    from kernels.compat import unload
+
+    import control
+    from control import errors, report_history  # noqa: F401
+
+    assert "control.report_history" in sys.modules and hasattr(control, "report_history")
+    unload("control.report_history")
+    assert "control.report_history" not in sys.modules
+    assert not hasattr(control, "report_history")
+    assert hasattr(control, "errors") and "control.errors" in sys.modules  # a sibling stays
+    unload("control.report_history")  # again: nothing to drop
+    unload("control.no_such_module")
+    unload("no_such_package.leaf")
+    assert "control.errors" in sys.modules
+    from control import report_history as again  # loaded afresh, from the file
+
+    assert again is not report_history and hasattr(control, "report_history")
+    unload("control.report_history")
