@@ -11,7 +11,8 @@
 #             press (controller.flush); the self-test instead while it runs. Then the
 #             garbage collection when one is due (hw/collector.py), so that MicroPython's own
 #             collections seldom fall inside a press, a request or a slice. While the board
-#             or a HINT thinks, frames follow each other at once (a slice each).
+#             or a HINT thinks, its slices follow each other at once, a frame drawn between
+#             them whenever one is due.
 #   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
 #             Protocol); when it returns (the host asked for the REPL) the app stops.
 #   watchdog  when `wdt` (anything with .feed()) is given: every CHECK_MS it feeds the watchdog
@@ -203,20 +204,24 @@ class App:
 
     async def _render_task(self):
         clock = self.clock
+        drawn = None  # when the last frame was drawn
         while True:
             start = clock()
             more = self.tick(start)  # each part a step: presses, the serial task between
             await sleep_ms(0)
-            self.render(start)
-            await sleep_ms(0)
-            self.flush()
+            # While a choice is thought out, its slices follow each other at once, the loop
+            # released between them, and a frame is drawn (and a press saved) only when one
+            # is due: slices of FRAME_SLICE evaluations keep each step short, and the draw's
+            # time is not paid again for each of them. The idle collection follows either
+            # way (a choice's first slice asks for one: gammon/opponent.py).
+            if not more or drawn is None or ticks_diff(start, drawn) >= self.frame_ms:
+                drawn = start
+                self.render(start)
+                await sleep_ms(0)
+                self.flush()
             if self.collector is not None:
                 await sleep_ms(0)
                 self.collect()
-            # While a choice is thought out the next frame (its next slice) starts at once,
-            # the loop released first: slices of FRAME_SLICE evaluations keep each step short
-            # without waiting out a frame's rest between them (the strip is written only
-            # when its frame changed, at the glow's bounded rate, either way).
             wait = 0 if more else self.frame_ms - ticks_diff(clock(), start)
             await sleep_ms(wait if wait > 0 else 0)
 

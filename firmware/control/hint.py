@@ -2,7 +2,7 @@
 # made, the checkers it moves glowing and their destinations blinking, until the next press.
 #
 # ROLL held (Controller.long_press) starts a Hint that the controller's tick thinks out one
-# slice a frame (plan.py, as the board's own player does), so the loop goes on: the LEDs
+# slice at a time (plan.py, as the board's own player does), so the loop goes on: the LEDs
 # show it is thinking (the selection is put back and the checkers that can move glow) and
 # every press is taken (a press cancels it; ROLL held again starts a new one). A change of
 # the game meanwhile (a step by the protocol, the sides, the menu) drops it unlit. The

@@ -7,14 +7,13 @@ from kernels.compat import const
 
 from control.order import Order, fit
 
-# Evaluations a slice of the board's thinking spends (one slice a frame): ~110 us on the unix
-# port, ~20 ms on an RP2040, so the frame with it and the renderer's draw (~60 us) stays
-# under issue 11's 250 us (a collection in that frame, ~0.25 ms in a 224 KB heap, is over it
-# by itself). The strong choice's worst (2,400) takes 100 frames then, ~2.2 s on the board,
-# against 1.8 s in one piece that held the loop; 12 a slice made it ~4 s and the simulator's
-# board-against-board game 2.2 times slower (bench: serial_read_actions_per_s) for no
-# shorter frame (the collections set the longest).
-FRAME_SLICE = const(24)
+# Evaluations a slice of the board's thinking spends: ~130 us on the unix port (~250 at the
+# slowest, with a reply roll's move search), ~25 ms on an RP2040, within issue 11's 250 us
+# (~45 ms there) a step; 24 a slice took ~200 us, ~350 at the slowest. Slices follow each
+# other at once while the board thinks, a frame drawn between them only when one is due
+# (app.py), so a smaller slice costs little: the strong choice's worst (2,400) takes 150
+# slices, about 2 s on an RP2040, against 1.8 s in one piece that held the loop.
+FRAME_SLICE = const(16)
 
 
 def at_score(game):

@@ -1,6 +1,7 @@
 # app.py's render task while the board thinks: its slices follow each other without waiting
-# out a frame's rest (a choice in slices would otherwise take a frame each), and the loop is
-# released between them (a press still comes in), while it waits out the frame otherwise.
+# out a frame's rest (a choice in slices would otherwise take a frame each), the loop
+# released between them (a press still comes in) and a frame drawn only when one is due;
+# it waits out the frame otherwise.
 import asyncio
 
 import fakes
@@ -29,13 +30,18 @@ class Clock:
 
 
 class CountingApp(App):
-    """The App, counting its frames' ticks."""
+    """The App, counting its frames' ticks and draws."""
 
     ticks = 0
+    draws = 0
 
     def tick(self, now_ms):
         self.ticks += 1
         return App.tick(self, now_ms)
+
+    def render(self, now_ms):
+        self.draws += 1
+        return App.render(self, now_ms)
 
 
 def _thinking_board(seed):
@@ -96,10 +102,28 @@ def test_the_board_thinks_in_frames_back_to_back():
         assert bot.plan is None and bot.hops, "the choice was not thought out"
         assert app.ticks > 2  # several slices, one a frame, none waited for
         assert rounds < 5000
+        # no frame was due after the first (LONG_FRAME): the slices were not drawn each
+        assert app.draws <= 2, (app.draws, app.ticks)
         # once chosen, the board waits its pace and the frames their time again
         ticks = app.ticks
         _run_until(app, lambda: False, 200)
         assert app.ticks <= ticks + 1
+    finally:
+        fakes.rmtree(root)
+
+
+def test_while_the_board_thinks_a_frame_is_drawn_whenever_one_is_due():
+    """Slices back to back, but the LEDs still move at the frame rate meanwhile: with a
+    frame due every 5 ms (the clock moves 1 ms a reading), a draw every few slices."""
+    ctl, root, now = _thinking_board(3)
+    try:
+        bot = ctl.bot
+        app = _app(ctl, Clock(now))
+        app.frame_ms = 5
+        _run_until(app, lambda: bot.plan is None, 5000)
+        assert bot.plan is None and bot.hops, "the choice was not thought out"
+        assert app.ticks > 6, app.ticks
+        assert 2 <= app.draws < app.ticks, (app.draws, app.ticks)
     finally:
         fakes.rmtree(root)
 
