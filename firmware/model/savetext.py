@@ -3,12 +3,11 @@
 # (Few globals and no const(): a module's names are a table in the heap.)
 from gammon.position import write_id
 from kernels.compat import MICROPY
+from kernels.record_text import turns
 
 VERSION = 2
 PLAIN = (0, False, True)  # model/game.py's PLAIN: cubeless money play
 FULL = 192  # a piece goes out once this much is written (no field has 64 bytes)
-# the record's hex digits
-_DIGITS = b"0123456789abcdef"
 # The save: its text with a byte under 32 where a value goes, in pieces(): 2-6, 8, 9, 15 and
 # 17 the Game's attribute _NAMES names (a winner or result of None: -1, 0), 7 the steps,
 # 10 the position's ID, 11-14 a set-up game's start (only for one), 16 the record, 18 the
@@ -89,9 +88,8 @@ def _pid(n, b):
 
 
 def _field(n, g, c, i):
-    """Writes the value of marker c (not 11, 14 or 19): for 7 step i of the turn
-    ([from,to]), for 16 turn i of the record (9 characters: d1 d2 and the play code in 7
-    hex digits); the end."""
+    """Writes the value of marker c (not 11, 14, 16 or 19): for 7 step i of the turn
+    ([from,to]); the end."""
     buf = _buf
     if c == 7:
         src, die, _ = g.turn_state.done[i]
@@ -101,15 +99,6 @@ def _field(n, g, c, i):
         n = _put(n + 1, max(src - die + 1, 0))
         buf[n] = 93  # ]
         return n + 1
-    if c == 16:
-        r = g.rolls[i]
-        buf[n] = 48 + (r >> 3)
-        buf[n + 1] = 48 + (r & 7)
-        v = g.codes[i]
-        for d in range(8, 1, -1):
-            buf[n + d] = _DIGITS[v & 15]
-            v >>= 4
-        return n + 9
     if c == 10 or c == 12:
         return _pid(n, g.position.key() if c == 10 else g.start[0].key())
     if c == 13:
@@ -139,10 +128,19 @@ def pieces(g, full=None):
         if c > 31:
             _buf[n] = c
             n += 1
-        elif c == 7 or c == 16:  # the steps of the turn so far, the record
+        elif c == 16:  # the record: 9 characters a turn (d1 d2 and the play code in hex)
+            i = 0
+            k = len(g.codes)
+            while i < k:
+                if n > full:
+                    yield _piece(n)
+                    n = 0
+                w = turns(_buf, n, full, g.rolls, g.codes, i, k)
+                n += 9 * w
+                i += w
+        elif c == 7:  # the steps of the turn so far
             t = g.turn_state
-            k = len(g.codes) if c == 16 else len(t.done) if t else 0
-            for i in range(k):
+            for i in range(len(t.done) if t else 0):
                 if n > full:
                     yield _piece(n)
                     n = 0

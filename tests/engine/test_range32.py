@@ -151,6 +151,14 @@ def _exercise(games):
         assert -1 <= bad_at(line, 0, len(line)) < len(line)
     ok = b'{"cmd":"move","play":"8/5 6/5","id":"caf\xc3\xa9"}'
     assert bad_at(ok, 0, len(ok)) == -1
+    from array import array
+
+    from kernels.record_text import turns
+
+    rec = bytearray(256)  # a save's record: the largest play code and roll, and the least
+    codes = array("i", [0, (1 << 28) - 1, 0x123456] * 30)
+    assert turns(rec, 0, 192, bytes([9, 54, 27] * 30), codes, 0, 90) == 22  # to n = 189
+    assert rec[:27] == b"110000000" b"66fffffff" b"330123456"
     if not MICROPY:  # there the renderer's own tests run them (a 64 KB heap: not with these)
         _frames(done)
     return done
