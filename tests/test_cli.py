@@ -464,9 +464,14 @@ def test_players_level_and_hint_commands(sim, capsys):
     assert code == 0 and 'players=["human", "board"]' in out and 'level="easy"' in out
     one_error_line(*run(capsys, "config", "-p", p, "level=hard")[::2], 5, "level")
     code, out, _ = run(capsys, "roll", "-p", p)  # passes the turn: the board throws and plays
-    assert code == 0 and "player 1 rolled" in out
+    assert code == 0 and "player 1 (the board) is to roll: it throws its own dice" in out
     with connect(p) as client:
         st = client.state()
+        deadline = time.monotonic() + 10
+        while st["bot"] == "roll" and time.monotonic() < deadline:  # its throw: a frame later
+            time.sleep(0.02)
+            st = client.state()
+        assert st["dice"] and st["turn"] == 1, st
         assert st["bot"] in ("think", "move") and st["settings"]["level"] == "easy"
         assert any(w in commands.describe(st) for w in (
             "the board is thinking", "the board plays ", "the board moves")), st

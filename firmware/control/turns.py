@@ -6,14 +6,14 @@
 from display.view import BLINK_MS, ROLL_MS
 from gammon.play import check_dice
 from hw.ticks import ticks_add
-from model.game import DONE, MOVE, OPENING, OVER, PLAIN, ROLL, hop_text
+from model.game import DONE, MOVE, OPENING, OVER, ROLL, hop_text
 
 from control.errors import err
 
 
 def roll(ctl, now, dice=None):
     """ROLL: (ok, {"dice", "player"}, {"dice": None, "entering": True} or, the turn passed
-    to the board with the cube on, {"dice": None, "player", "board": True}) or (False, err)."""
+    to the board, {"dice": None, "player", "board": True}) or (False, err)."""
     g = ctl.game
     if ctl.busy():
         return False, err("wrong_phase", "the board is playing")
@@ -34,11 +34,12 @@ def roll(ctl, now, dice=None):
     if g.phase == DONE:
         g.pass_turn()
         ctl.emit({"event": "turn", "player": g.turn})
-    # the board throws its own dice electronically, also with the physical-dice setting
+    # the board throws its own dice electronically, also with the physical-dice setting:
+    # its player (control/autoplay.py) throws on its next tick, a frame later (with the
+    # cube it may double or resign first), so that the press passing the turn does not
+    # also hold the loop for the board's throw (issue 11)
     board = g.phase == ROLL and ctl.by_board(g.turn)
-    if board and dice is None and g.terms != PLAIN:
-        # with the cube the board may double (or resign) before its throw: its player
-        # (control/autoplay.py) decides and throws on its next tick
+    if board and dice is None:
         ctl.changed(now)
         return True, {"dice": None, "player": g.turn, "board": True}
     if dice is None and ctl.settings.physical_dice and not board:

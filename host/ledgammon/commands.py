@@ -153,9 +153,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
         if r.get("entering"):
             return "enter the dice on the board"
         if r.get("board"):
-            return "player %d (the board) is to roll: it decides on the cube, then throws" % (
-                r["player"]
-            )
+            return "player %d (the board) is to roll: it throws its own dice" % r["player"]
         return "player %d rolled %s" % (r["player"], dice_text(r["dice"]))
 
     if args.dice:

@@ -189,7 +189,7 @@ EVENTS: dict[str, Check] = {
 
 def _complete(cmd: str, reply: dict[str, Any]) -> str | None:
     """What the table cannot say: a roll names its dice and player, unless dice are being
-    entered or the board is to throw its own after its cube decision."""
+    entered or the board is to throw its own (after its cube decision, with the cube on)."""
     if cmd == "roll" and not reply.get("entering"):
         if "player" not in reply or (reply.get("dice") is None and not reply.get("board")):
             return "a roll should name its dice and player, or say entering"
