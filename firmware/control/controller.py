@@ -6,7 +6,7 @@
 # first needed (heap: a game of people with buttons and electronic dice never loads them).
 from display import fill
 from display.view import View
-from model.game import DONE, MOVE, OPENING, OVER
+from model.game import DONE, MOVE, OPENING, OVER, ROLL
 
 from control import buttons, turns
 from control.refusal import fail
@@ -47,6 +47,8 @@ class Controller:
         self.page = None  # cube_page.Page: the cube page open, or a drop asked once
         self.hinting = None  # hint.Hint being thought out (ROLL held), a slice a tick
         self.collector = None  # the app's hw.collector.Collector (its idle collections)
+        self.frame_first = False  # an app's button press is being routed (_guarded)
+        self.throw = False  # that press passed the turn: the throw is the next tick's
         self._sides()
         self.turn_changed(now_ms)
         if game.phase == OVER:
@@ -74,11 +76,14 @@ class Controller:
         """route(self, name, now_ms), its save after the frame if `frame_first`; a bug in it
         must not stop the board: reported, and the board goes on."""
         self.saver.defer(FRAME if frame_first else NOW)
+        self.frame_first = frame_first
+        self.throw = False  # a throw still asked for is the next press's to make
         try:
             route(self, name, now_ms)
         except Exception as exc:
             fail(self, "internal", repr(exc), name, -1, now_ms)
             self.turn_changed(now_ms)
+        self.frame_first = False
         self.saver.defer(NOW)
 
     # Commands (buttons, the protocol, a board player): each returns (ok, result or error)
@@ -113,6 +118,11 @@ class Controller:
     def set_shown(self, dice):
         """Dice shown outside a turn (a throw without a legal move), or None (turns.py)."""
         self.shown = dice
+
+    def set_throw(self):
+        """The throw of the app's ROLL press that passed the turn, asked for the next tick
+        (turns.py): the press and the throw each a step of the loop of their own."""
+        self.throw = True
 
     def configure(self, key, value, now_ms=0):
         """One setting (the menu, `config`), checked, saved and announced by control/
@@ -255,6 +265,10 @@ class Controller:
             return self.hinting is not None or self.bot is not None and self.bot.plan is not None
         self.saver.defer(NEXT)
         more = False
+        if self.throw:  # the throw of the ROLL press that passed the turn (turns.roll)
+            self.throw = False
+            if self.game.phase == ROLL and not self.busy() and self.menu_item < 0:
+                self.apply_roll(None, now_ms)
         if self.hinting is not None:
             if self.hinting.step(self, now_ms):
                 self.hinting = None

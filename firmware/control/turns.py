@@ -12,8 +12,9 @@ from control.errors import err
 
 
 def roll(ctl, now, dice=None):
-    """ROLL: (ok, {"dice", "player"}, {"dice": None, "entering": True} or, the turn passed
-    to the board, {"dice": None, "player", "board": True}) or (False, err)."""
+    """ROLL: (ok, {"dice", "player"}, {"dice": None, "entering": True}, the turn passed
+    to the board {"dice": None, "player", "board": True}, or, the app's button passing the
+    turn, {"dice": None, "player"}: thrown in the next tick) or (False, err)."""
     g = ctl.game
     if ctl.busy():
         return False, err("wrong_phase", "the board is playing")
@@ -31,7 +32,8 @@ def roll(ctl, now, dice=None):
     ctl.set_entry(None)
     if g.phase == OVER:
         new(ctl, now)
-    if g.phase == DONE:
+    passed = g.phase == DONE
+    if passed:
         g.pass_turn()
         ctl.emit({"event": "turn", "player": g.turn})
     # the board throws its own dice electronically, also with the physical-dice setting:
@@ -49,6 +51,12 @@ def roll(ctl, now, dice=None):
         ctl.set_shown(None)
         ctl.changed(now)
         return True, {"dice": None, "entering": True}
+    if passed and dice is None and ctl.frame_first:
+        # the app's ROLL button passed the turn: the throw is the next frame's (controller
+        # tick), so that no step of the loop holds both (issue 11); a request throws at once
+        ctl.changed(now)
+        ctl.set_throw()
+        return True, {"dice": None, "player": g.turn}
     return apply_roll(ctl, dice, now)
 
 

@@ -213,6 +213,42 @@ def test_pass_turn_with_roll():
     fakes.done(ctl)
 
 
+def test_the_apps_roll_button_passes_the_turn_and_the_next_tick_throws():
+    """The app's ROLL (frame_first) that passes the turn leaves the throw to the next tick,
+    each a step of its own; a press before that tick takes the throw back (ROLL again
+    throws at once); the protocol's roll does both at once (above)."""
+    ctl, rec = fakes.make(keep=16)
+    g = ctl.game
+    ctl.roll(10, (3, 1))
+    for i, b in enumerate(("p8", "p5", "p6", "p5")):
+        ctl.press(b, 20 + 10 * i, True)
+    ctl.flush()
+    assert g.phase == DONE
+    ctl.press("ROLL", 60, True)
+    assert g.phase == ROLL and g.turn == 1 and not g.dice
+    assert rec.of("turn")[-1]["player"] == 1 and rec.events[-1]["event"] == "turn"
+    ctl.flush()  # the app's step after the press's frame: its save, in ROLL
+    assert b'"ph":%d' % ROLL in fakes.get(ctl.store.root, "game.json")
+    ctl.tick(80)
+    assert g.phase == MOVE and g.turn == 1 and g.dice
+    assert rec.events[-1]["event"] == "roll" and rec.events[-1]["player"] == 1
+    ctl.flush()  # (the frame's own change waits: saver.py)
+    ctl.tick(100)  # the throw's save, in the next frame
+    assert b'"ph":%d' % MOVE in fakes.get(ctl.store.root, "game.json")
+    now = 120
+    while g.phase == MOVE:  # player 1 plays; a press before the tick takes the throw back
+        now += 10
+        fakes.play_step(ctl, now)
+    ctl.press("ROLL", now + 10, True)
+    ctl.press("UNDO", now + 20, True)  # in ROLL: nothing to undo (flashes), and no throw
+    ctl.flush()
+    ctl.tick(now + 40)
+    assert g.phase == ROLL and g.turn == 0 and not g.dice
+    ctl.press("ROLL", now + 60, True)  # nothing to pass: thrown at once
+    assert g.phase in (MOVE, ROLL) and rec.of("roll")[-1]["player"] == 0
+    fakes.done(ctl)
+
+
 class IdStore(Store):
     """Keeps the "id" field of every game save, with the position it should be."""
 
