@@ -83,7 +83,7 @@ HEAP = {
     "test_game_match": "224K",
     "test_game_press_heap": "96K",  # the whole controller with a real store: passes in 88K
     # the player loaded in a heap cut up on purpose: passes in 136K (128K before the save's
-    # record kernel, kernels/record_text.py, loaded with the game)
+    # record kernel, kernels/text.py's record_turns, loaded with the game)
     "test_loader": "136K",
     "test_hint": "160K",
     # the board's player (~20 KB here), the renderer (~18 KB) and the cube's code beside the

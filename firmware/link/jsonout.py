@@ -8,7 +8,7 @@
 import json
 
 from kernels.compat import MICROPY, const
-from kernels.textcheck import bad_at
+from kernels.text import bad_at
 
 _SEP = (",", ":")
 _STREAM_OVER = const(48)  # lists longer than this are written item by item

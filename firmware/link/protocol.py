@@ -8,7 +8,7 @@ import binascii
 import json
 
 from kernels.compat import const
-from kernels.textcheck import bad_at
+from kernels.text import bad_at
 
 from link.jsonout import Chars, write_json
 from link.lines import MAX_LINE, LineReader, guess_id
@@ -82,7 +82,7 @@ class Protocol:
         try:
             try:
                 # MicroPython's decoder and parser accept invalid UTF-8 and raw control
-                # characters in strings: the bytes are checked first (see textcheck).
+                # characters in strings: the bytes are checked first (see kernels/text.py).
                 if bad_at(buf, start, n) >= 0:
                     raise ValueError
                 req = json.loads(str(self.lines.mv[start:n], "utf-8"))

@@ -3,7 +3,7 @@
 # (Few globals and no const(): a module's names are a table in the heap.)
 from gammon.position import write_id
 from kernels.compat import MICROPY
-from kernels.record_text import turns
+from kernels.text import record_turns
 
 VERSION = 2
 PLAIN = (0, False, True)  # model/game.py's PLAIN: cubeless money play
@@ -135,7 +135,7 @@ def pieces(g, full=None):
                 if n > full:
                     yield _piece(n)
                     n = 0
-                w = turns(_buf, n, full, g.rolls, g.codes, i, k)
+                w = record_turns(_buf, n, full, g.rolls, g.codes, i, k)
                 n += 9 * w
                 i += w
         elif c == 7:  # the steps of the turn so far

@@ -140,7 +140,7 @@ def _exercise(games):
     frame.dim(buf, len(buf), 255)
     assert frame.channel_sum(buf, len(buf)) == 254 * len(buf)
     from kernels.strip_words import words
-    from kernels.textcheck import bad_at
+    from kernels.text import bad_at
 
     out = bytearray(4 * 440)  # the PIO words of a white frame
     words(out, buf, 440)
@@ -153,11 +153,11 @@ def _exercise(games):
     assert bad_at(ok, 0, len(ok)) == -1
     from array import array
 
-    from kernels.record_text import turns
+    from kernels.text import record_turns
 
     rec = bytearray(256)  # a save's record: the largest play code and roll, and the least
     codes = array("i", [0, (1 << 28) - 1, 0x123456] * 30)
-    assert turns(rec, 0, 192, bytes([9, 54, 27] * 30), codes, 0, 90) == 22  # to n = 189
+    assert record_turns(rec, 0, 192, bytes([9, 54, 27] * 30), codes, 0, 90) == 22  # to n = 189
     assert rec[:27] == b"110000000" b"66fffffff" b"330123456"
     if not MICROPY:  # there the renderer's own tests run them (a 64 KB heap: not with these)
         _frames(done)

@@ -1,5 +1,5 @@
 # The serial link's text and framing rules (link/lines.py, link/jsonout.py, link/protocol.py,
-# native/kernels/textcheck.py): the escape to the REPL, invalid UTF-8 and control
+# native/kernels/text.py): the escape to the REPL, invalid UTF-8 and control
 # characters, the line limit with CRLF, and the validity of every line written.
 # A Protocol with no controller behind it (`hello` needs none): small enough for the
 # board's heap. Runs under CPython (pytest) and MicroPython (tests/mprun.py).

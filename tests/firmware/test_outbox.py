@@ -4,7 +4,7 @@
 # Runs under CPython (pytest) and MicroPython (tests/mprun.py).
 import json
 
-from kernels.textcheck import bad_at
+from kernels.text import bad_at
 from link.jsonout import encode
 from link.outbox import PIECE, Outbox
 

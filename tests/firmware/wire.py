@@ -3,7 +3,7 @@
 # the board's small heap; the tests that call make() have loaded fakes already.
 import json
 
-from kernels.textcheck import bad_at
+from kernels.text import bad_at
 from link.protocol import Protocol
 
 INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
@@ -24,7 +24,7 @@ class Wire:
 
     def take(self):
         """The JSON objects written since the last take: each line must be valid UTF-8 (the
-        strict check of the firmware's own textcheck, on either interpreter) and parse."""
+        strict check of the firmware's own kernels/text.py, on either interpreter) and parse."""
         text = b"".join(self.chunks)
         self.chunks = []
         assert not text or text.endswith(b"\n"), text
