@@ -66,6 +66,8 @@ def state(ctl, plays=True):
     one."""
     g = ctl.game
     v = ctl.view
+    pid = g.position.position_id()
+    cur = g.current()  # before the turn's first step, the same position: its ID once
     d = {
         "ok": True,
         "id": None,
@@ -77,8 +79,8 @@ def state(ctl, plays=True):
         "turn": g.turn,
         "dice": list(g.dice) if g.dice else None,
         "steps": [hop_text(s) for s in g.steps()],
-        "position_id": g.position.position_id(),
-        "current_id": g.current().position_id(),
+        "position_id": pid,
+        "current_id": pid if cur.key() == g.position.key() else cur.position_id(),
         "pips": pips(v),
         "board": board(v),
         "winner": g.winner,
