@@ -7,13 +7,15 @@ from kernels.compat import const
 
 from control.order import Order, fit
 
-# Evaluations a slice of the board's thinking spends: ~130 us on the unix port (~250 at the
-# slowest, with a reply roll's move search), ~25 ms on an RP2040, within issue 11's 250 us
-# (~45 ms there) a step; 24 a slice took ~200 us, ~350 at the slowest. Slices follow each
+# Evaluations a slice of the board's thinking spends (~8.4 us each on the unix port): ~100 us
+# a slice (~200 at the slowest, with a reply roll's move search), ~18 ms on an RP2040, well
+# within issue 11's 250 us (~45 ms there) a step, whose figure varies by ~30% from run to
+# run on a shared machine; 24 a slice took ~200 us, ~350 at the slowest. Slices follow each
 # other at once while the board thinks, a frame drawn between them only when one is due
-# (app.py), so a smaller slice costs little: the strong choice's worst (2,400) takes 150
-# slices, about 2 s on an RP2040, against 1.8 s in one piece that held the loop.
-FRAME_SLICE = const(16)
+# (app.py), so a smaller slice costs little (~10-15% of a slice's time is the loop's): the
+# strong choice's worst (2,400) takes 200 slices, ~2 s on an RP2040, against 1.8 s in one
+# piece that held the loop.
+FRAME_SLICE = const(12)
 
 
 def at_score(game):
