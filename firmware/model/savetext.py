@@ -3,7 +3,7 @@
 # (Few globals and no const(): a module's names are a table in the heap.)
 from gammon.position import write_id
 from kernels.compat import MICROPY
-from kernels.text import record_turns
+from kernels.text import record_turns, text_run
 
 VERSION = 2
 PLAIN = (0, False, True)  # model/game.py's PLAIN: cubeless money play
@@ -116,37 +116,40 @@ def pieces(g, full=None):
     _piece), and in a match its part's pieces (str: model/matchplay.py's). A generator
     with few names: its frame is a heap block, made at every save."""
     full = FULL if full is None else full
+    t = _T
     n = 0
-    skip = False
-    for c in _T:
-        if skip:  # a set-up game's start, for a game that has none
-            skip = c != 14
-            continue
+    i = 0
+    while i < len(t):
         if n > full:
             yield _piece(n)
             n = 0
-        if c > 31:
-            _buf[n] = c
-            n += 1
-        elif c == 16:  # the record: 9 characters a turn (d1 d2 and the play code in hex)
-            i = 0
+        c = t[i]
+        if c > 31:  # the template's text up to its next marker
+            k = text_run(_buf, n, full, t, i)
+            n += k
+            i += k
+            continue
+        i += 1
+        if c == 16:  # the record: 9 characters a turn (d1 d2 and the play code in hex)
+            j = 0
             k = len(g.codes)
-            while i < k:
+            while j < k:
                 if n > full:
                     yield _piece(n)
                     n = 0
-                w = record_turns(_buf, n, full, g.rolls, g.codes, i, k)
+                w = record_turns(_buf, n, full, g.rolls, g.codes, j, k)
                 n += 9 * w
-                i += w
+                j += w
         elif c == 7:  # the steps of the turn so far
-            t = g.turn_state
-            for i in range(len(t.done) if t else 0):
+            ts = g.turn_state
+            for j in range(len(ts.done) if ts else 0):
                 if n > full:
                     yield _piece(n)
                     n = 0
-                n = _field(n, g, c, i)
+                n = _field(n, g, c, j)
         elif c == 11:
-            skip = not g.start
+            if not g.start:  # a set-up game's start, for a game that has none: to marker 14
+                i = t.find(b"\x0e", i) + 1
         elif c == 19:
             if g.mp and (g.mp.acts or g.terms != PLAIN):  # the cube, offer, actions, past
                 if n:

@@ -124,3 +124,26 @@ def record_turns(buf, n: int, full: int, rolls, codes, i: int, k: int) -> int:
         n += 9
         j += 1
     return j - i
+
+
+@micropython.viper
+def text_run(buf, n: int, full: int, src, i: int) -> int:
+    """Copies the bytes of src from i into buf from n until a byte under 32 (a save
+    template's marker: model/savetext.py), the end of src, or n past `full` (or buf's end);
+    how many it copied. Byte by byte in Python, the template's ~150 bytes were most of a
+    save's fixed cost (~60 us here)."""
+    b = ptr8(buf)
+    s = ptr8(src)
+    end = int(len(src))
+    top = int(len(buf)) - 1
+    if full > top:
+        full = top
+    j = i
+    while j < end and n <= full:
+        c = s[j]
+        if c < 32:
+            break
+        b[n] = c
+        n += 1
+        j += 1
+    return j - i
