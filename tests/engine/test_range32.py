@@ -159,6 +159,11 @@ def _exercise(games):
     codes = array("i", [0, (1 << 28) - 1, 0x123456] * 30)
     assert record_turns(rec, 0, 192, bytes([9, 54, 27] * 30), codes, 0, 90) == 22  # to n = 189
     assert rec[:27] == b"110000000" b"66fffffff" b"330123456"
+    from kernels.text import text_run
+
+    assert text_run(rec, 0, 30, b'{"v":\x01,"n":', 0) == 5 and rec[:5] == b'{"v":'  # to a marker
+    assert text_run(rec, 0, 30, b"x" * 100, 0) == 31  # until n is past `full`
+    assert text_run(rec, 250, 300, b"y" * 100, 0) == 6 and rec[-1] == 121  # to its end
     if not MICROPY:  # there the renderer's own tests run them (a 64 KB heap: not with these)
         _frames(done)
     return done
