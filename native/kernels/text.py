@@ -135,11 +135,9 @@ def text_run(buf, n: int, full: int, src, i: int) -> int:
     b = ptr8(buf)
     s = ptr8(src)
     end = int(len(src))
-    top = int(len(buf)) - 1
-    if full > top:
-        full = top
+    size = int(len(buf))
     j = i
-    while j < end and n <= full:
+    while j < end and n <= full and n < size:
         c = s[j]
         if c < 32:
             break

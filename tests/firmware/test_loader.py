@@ -90,10 +90,9 @@ def test_compat_unload_drops_a_module_from_sys_modules_and_its_package():
     """kernels.compat.unload: the module goes from sys.modules and from its package's names
     (where `from package import leaf` would find it first), its siblings stay; unloading it
     again, or a module never loaded, changes nothing."""
-    from kernels.compat import unload
-
     import control
     from control import errors, report_history  # noqa: F401
+    from kernels.compat import unload
 
     assert "control.report_history" in sys.modules and hasattr(control, "report_history")
     unload("control.report_history")
