@@ -151,11 +151,22 @@ def heap_table(account: dict, rows: int = 60) -> str:
 FIGURES_MARGIN_KB = 88
 
 
-def figures(tree: str, games: int, heap_kb: int = 8192) -> dict[str, float]:
-    """board_bench's figures in a heap of `heap_kb`; in 8 MB (said so) if that fails."""
+FIGURES_TRIES = 3  # figures heaps tried 32 KB apart (a game of more steps needs more records)
+
+
+def figures(
+    tree: str, games: int, heap_kb: int = 8192, tries: int = FIGURES_TRIES
+) -> dict[str, float]:
+    """board_bench's figures in a heap of `heap_kb`, or up to `tries` - 1 times 32 KB more
+    when its records do not fit; in 8 MB (said so) if none does: its collections and
+    allocations there cost several times a board-sized heap's (a 3 ms collection against
+    0.6 ms), so that fallback's loop_hold figures are not the board's."""
     code, out = board_bench(tree, heap_kb, "figures", str(games))
     last = out.splitlines()[-1] if out else ""
     if (code != 0 or not last.startswith("{")) and heap_kb != 8192:
+        if tries > 1:
+            print("figures: failed in %d KB, run in %d KB" % (heap_kb, heap_kb + 32), flush=True)
+            return figures(tree, games, heap_kb + 32, tries - 1)
         print("figures: failed in %d KB, run in 8192 KB" % heap_kb, flush=True)
         return figures(tree, games)
     if code != 0 or not last.startswith("{"):
