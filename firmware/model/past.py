@@ -2,6 +2,7 @@
 # its record's text and a few numbers, the oldest records dropped when room runs out. Loaded
 # only once a game of a match (or of a money session with the cube) has ended.
 from kernels.compat import const
+from kernels.text import record_turns
 
 # The finished games kept with their moves: at most this many characters of their records
 # (9 a turn); older games keep their summary and cube actions only, so a save stays far
@@ -32,12 +33,12 @@ class Past:
 
 
 def record_text(g):
-    """The record of a game's turns as the save writes it (9 characters a turn)."""
-    out = []
-    for i in range(len(g.codes)):
-        r = g.rolls[i]
-        out.append("%d%d%07x" % (r >> 3, r & 7, g.codes[i]))
-    return "".join(out)
+    """The record of a game's turns as the save writes it (9 characters a turn), written by
+    the save's own kernel into one buffer (not a string a turn, then joined)."""
+    n = len(g.codes)
+    buf = bytearray(9 * n)
+    record_turns(buf, 0, 9 * n, g.rolls, g.codes, 0, n)
+    return str(buf, "ascii")
 
 
 def acts_text(mp):
