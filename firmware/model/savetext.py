@@ -115,7 +115,9 @@ def pieces(g, full=None):
     """Game `g`'s save in pieces of about `full` bytes or fewer (FULL by default; see
     _piece), and in a match its part's pieces (str: model/matchplay.py's). A generator
     with few names: its frame is a heap block, made at every save."""
-    full = FULL if full is None else full
+    # (at most FULL: a piece must fit _buf, or the kernels would copy nothing and no piece
+    # would ever go)
+    full = FULL if full is None or full > FULL else full
     t = _T
     n = 0
     i = 0

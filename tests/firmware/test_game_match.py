@@ -261,6 +261,9 @@ def test_the_save_in_pieces_is_the_save():
     parts = _pieces(g, 64)
     assert len(parts) > 3 and all(len(p) <= 128 or p in kept for p in parts)
     assert "".join(parts) == g.save_text()
+    # a larger `full` than the buffer holds is the buffer's: the same pieces (no piece that
+    # would not fit, none missing)
+    assert _pieces(g, 4096) == _pieces(g)
     plain = Game()
     assert _pieces(plain) == [plain.save_text()] and plain.mp is None
 
