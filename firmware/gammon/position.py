@@ -1,7 +1,8 @@
 # A backgammon position as an immutable value, seen from the player on roll.
 from binascii import a2b_base64
 
-_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+from kernels.text import B64, write_id
+
 _START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
@@ -105,28 +106,6 @@ def _value(loser, loser_off):
     return 2
 
 
-def write_id(b, buf, n):
-    """Writes gnubg's Position ID of the 50 bytes `b` into `buf` from `buf[n]` (80 bits in 14
-    characters of base64; 16 bytes are written, the last 2 scratch) and returns its end. It
-    allocates nothing, so the save (model/savetext.py) writes it in place."""
-    i = 0  # the point (0-49, the player not on roll first) whose bits come next
-    c = b[25]  # its checkers still to write
-    v = 0  # the bits of a group of 3 bytes (least significant first in each byte)
-    for j in range(80):  # a 1-bit a checker, a 0-bit after each point; zeros to the end
-        if i < 50 and c:
-            v |= 1 << (16 - (j % 24 & ~7) + (j & 7))
-            c -= 1
-        elif i < 50:
-            i += 1
-            c = b[(i + 25) % 50] if i < 50 else 0
-        if j % 24 == 23 or j == 79:  # 4 characters; of the last byte's, 2 count
-            for s in (18, 12, 6, 0):
-                buf[n] = _B64[v >> s & 63]
-                n += 1
-            v = 0
-    return n - 2
-
-
 def _encode_id(b):
     buf = bytearray(16)
     return str(buf[: write_id(b, buf, 0)], "ascii")
@@ -136,7 +115,7 @@ def _decode_id(pid):
     if not isinstance(pid, str) or len(pid) != 14:
         raise ValueError("a Position ID has 14 characters: %r" % (pid,))
     for c in pid:
-        if ord(c) > 127 or ord(c) not in _B64:
+        if ord(c) > 127 or ord(c) not in B64:
             raise ValueError("a Position ID is base64, not %r: %r" % (c, pid))
     try:
         key = a2b_base64(pid + "==")

@@ -1,9 +1,8 @@
 # The save text of a game (model/savefile.py reads it back), written a few hundred bytes at a
 # time into one buffer made at start-up: a press's save builds no string, tuple or list.
 # (Few globals and no const(): a module's names are a table in the heap.)
-from gammon.position import write_id
 from kernels.compat import MICROPY
-from kernels.text import record_turns, text_run
+from kernels.text import record_turns, text_run, write_id
 
 VERSION = 2
 PLAIN = (0, False, True)  # model/game.py's PLAIN: cubeless money play
@@ -73,7 +72,7 @@ _ID_TEXT = bytearray(14)  # ... is kept here: each save of a turn writes the tur
 
 def _pid(n, b):
     """Writes gnubg's Position ID of the 50 bytes `b` (gammon.position's layout) as
-    Position.position_id() does (gammon.position.write_id, in place); the end. The last
+    Position.position_id() does (kernels/text.py's write_id, in place); the end. The last
     one is kept: the saves of a turn (one a step) write the same, a third of their work."""
     text = _ID_TEXT
     if _ID[0] is b:

@@ -98,10 +98,14 @@ def _exercise(games):
     # the move generator first, over every position: every play code a small int (the worst
     # ones here on CPython only: test_moves and test_opponent_worst run them in MicroPython's
     # 64 KB heap, where a 9 KB list beside the network does not fit)
-    for _, _, plays in _cases(games, 11, not MICROPY):
+    from gammon import Position
+    from kernels.text import write_id
+
+    for p, _, plays in _cases(games, 11, not MICROPY):
         codes = plays.codes
         for i in range(len(codes)):
             assert 0 <= codes[i] <= SMALL_MAX
+        assert Position.from_id(p.position_id()) == p  # the ID's kernel, read back
         done["positions"] += 1
         done["plays"] += len(codes)
         codes = plays = None
@@ -127,7 +131,9 @@ def _exercise(games):
             for level in ("strong", "easy") if n % 900 == 0 else ("easy",):
                 opp.choose(p, roll, level, chance(n))
                 done["choices"] += 1
+    pid = bytearray(16)
     for b in _boards(150, 5):
+        assert write_id(b, pid, 0) == 14  # every checker on the bar, none, all off
         for roller in (0, 25):
             e = net.equity(b, roller)
             assert -3 * 4096 <= e <= 3 * 4096
