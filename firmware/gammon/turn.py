@@ -136,7 +136,7 @@ class Turn:
         i = left.index(die)
         del left[i]
         try:
-            best = search(self._board, left, _count)
+            best = search(self._board, left, _count, 0, need)  # found one: enough
         finally:
             left.insert(i, die)
             undo_step(self._board, src, die, hit)

@@ -24,6 +24,7 @@ _W_DICE = const(2)
 _W_SRC = const(6)
 _W_HIT = const(10)
 _W_ORDER = const(14)
+_W_GOAL = const(15)  # a search stops once it has found a sequence this long
 _CHUNK = const(64)
 _CHUNK_SHIFT = const(6)
 _CHUNK_MASK = const(63)
@@ -35,13 +36,16 @@ def _search(b, w, out, keys) -> int:
     """Depth-first search over dice w[2:2+w[0]]; appends the codes of the longest sequences.
 
     With w[1] set (doubles) sources never rise, so each multiset of moves, hence each
-    result, is generated exactly once. Returns the longest sequence length found.
+    result, is generated exactly once. Returns the longest sequence length found, or, once
+    a sequence of at least w[15] moves is found, that one's length: the search then only
+    unwinds (Turn asks only whether the dice left can still be played out).
     """
     p = ptr8(b)
     q = ptr8(w)
     nd = int(q[0])
     canon = int(q[1])
     order = int(q[14])
+    goal = int(q[15])
     best = -1
     count = 0
     cp = ptr32(out.reset())
@@ -50,7 +54,7 @@ def _search(b, w, out, keys) -> int:
     found = 0  # bit k: level k has made at least one move
     while True:
         descended = 0
-        if k < nd:
+        if k < nd and best < goal:
             d = int(q[2 + k])
             while s >= 0:
                 if int(p[s]) != 0 and (s == 24 or int(p[24]) == 0):
@@ -233,8 +237,10 @@ class CodeList:
         return self.chunks[i >> _CHUNK_SHIFT][i & _CHUNK_MASK]
 
 
-def search(board, dice, out, order=0):
-    """Fills `out` with the codes of the longest legal sequences of `dice` in that order.
+def search(board, dice, out, order=0, goal=5):
+    """Fills `out` with the codes of the longest legal sequences of `dice` in that order;
+    their length. With `goal`, stops at the first sequence of at least `goal` moves (then
+    `out` holds only the codes found so far, and the length is that sequence's).
 
     Uses module buffers: one search at a time (the board runs one task at a time).
     """
@@ -245,6 +251,7 @@ def search(board, dice, out, order=0):
     for i in range(n):
         w[_W_DICE + i] = dice[i]
     w[_W_ORDER] = order
+    w[_W_GOAL] = goal
     return _search(board, w, out, _keys)
 
 
