@@ -58,12 +58,18 @@ def streams(v):
     if isinstance(v, _SEQ):
         return len(v) > _STREAM_OVER
     if isinstance(v, dict):
+        nested = False
         for k in v:  # a listing among its own values first (state's plays): no walk then
-            if type(v[k]) is _GENERATOR:
+            t = type(v[k])
+            if t is _GENERATOR or t is Chars:
                 return True
-        for k in v:
-            if streams(v[k]):
-                return True
+            if t is dict or t is list or t is tuple:
+                nested = True
+        if nested:  # an event's flat dict is looked at once, with no call a value
+            for k in v:
+                t = type(v[k])
+                if (t is dict or t is list or t is tuple) and streams(v[k]):
+                    return True
     return False
 
 
