@@ -86,8 +86,8 @@ class Turn:
         # the dice left, high to low (lists written out: [d] * 4 and sorted() make more)
         self._left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2] if d1 > d2 else [d2, d1]
         self.done = []  # (src index, die, hit) per single step entered (read outside)
-        n = play_codes(self._board, self.dice, _count).n  # the board is left unchanged
-        self.count = n  # distinct legal plays
+        n = play_codes(self._board, self.dice, _count, True).n  # the board is unchanged
+        self.count = n  # distinct legal plays (of doubles, counted to 2: `forced` asks)
         # One of them: every legal play has its length (steps); the only one when n is 1.
         self._first = _count.chunk[0] if n else 0
         self.length = self._first >> LEN_SHIFT & 7

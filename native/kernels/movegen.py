@@ -24,7 +24,8 @@ _W_DICE = const(2)
 _W_SRC = const(6)
 _W_HIT = const(10)
 _W_ORDER = const(14)
-_W_GOAL = const(15)  # a search stops once it has found a sequence this long
+_W_GOAL = const(15)  # a search stops once it has found a sequence this long (bits 0-2),
+_TWO = const(8)  # ... or, with this bit, two of them (Turn: is the play forced?)
 _CHUNK = const(64)
 _CHUNK_SHIFT = const(6)
 _CHUNK_MASK = const(63)
@@ -37,15 +38,17 @@ def _search(b, w, out, keys) -> int:
 
     With w[1] set (doubles) sources never rise, so each multiset of moves, hence each
     result, is generated exactly once. Returns the longest sequence length found, or, once
-    a sequence of at least w[15] moves is found, that one's length: the search then only
-    unwinds (Turn asks only whether the dice left can still be played out).
+    a sequence of at least w[15] & 7 moves is found (two of them with w[15] & 8), that
+    one's length: the search then only unwinds (Turn asks only whether the dice left can
+    still be played out, and whether a throw has more than one play).
     """
     p = ptr8(b)
     q = ptr8(w)
     nd = int(q[0])
     canon = int(q[1])
     order = int(q[14])
-    goal = int(q[15])
+    goal = int(q[15]) & 7
+    two = int(q[15]) & _TWO
     best = -1
     count = 0
     cp = ptr32(out.reset())
@@ -54,7 +57,7 @@ def _search(b, w, out, keys) -> int:
     found = 0  # bit k: level k has made at least one move
     while True:
         descended = 0
-        if k < nd and best < goal:
+        if k < nd and (best < goal or (two != 0 and count < 2)):
             d = int(q[2 + k])
             while s >= 0:
                 if int(p[s]) != 0 and (s == 24 or int(p[24]) == 0):
@@ -255,19 +258,24 @@ def search(board, dice, out, order=0, goal=5):
     return _search(board, w, out, _keys)
 
 
-def play_codes(board, dice, out=None):
+def play_codes(board, dice, out=None, two=False):
     """Codes of every distinct legal play; `board` (a 50-byte bytearray) is left unchanged.
-    `out`: a CodeList to fill (the board's player keeps its own), else a new one."""
+    `out`: a CodeList to fill (the board's player keeps its own), else a new one. `two`:
+    stop at the second play that uses every die (out.n is then 2, not all of them): a Turn
+    asks only whether its play is forced, and the whole search of 1-1 in a spread position
+    took ~60 us of a throw's step, of 3-1 ~45."""
     d1, d2 = dice
     if out is None:
         out = CodeList()
     if d1 == d2:
-        if search(board, (d1, d1, d1, d1), out) <= 0:
+        if search(board, (d1, d1, d1, d1), out, 0, 4 | _TWO if two else 5) <= 0:
             out.reset()
         return out
     hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
     _keys[0] = 0
-    best1 = search(board, (hi, lo), out, 0)
+    best1 = search(board, (hi, lo), out, 0, 2 | _TWO if two else 5)
+    if best1 == 2 and out.n >= 2 and two:  # two distinct plays (the keys tell twins)
+        return out
     second = _second
     best2 = search(board, (lo, hi), second, 1)
     if best1 == 2:

@@ -221,34 +221,3 @@ def test_all_distinct_finds_twins():
     assert all_distinct(plays)
     assert not all_distinct(plays + [plays[-1]])
 
-
-def test_a_search_with_a_goal_answers_as_the_whole_search():
-    """gammon.turn asks only whether the dice left can still be played out: movegen's
-    search stops at the first sequence of `goal` moves. Its answer (length >= goal) is the
-    whole search's, and the board is left as it was."""
-    from gammon.dice import Dice, SeededBytes
-    from kernels.movegen import CodeList, search
-
-    out = CodeList()
-    dice = Dice(SeededBytes(77))
-    p = Position.start()
-    stopped = 0
-    for _ in range(60):  # positions of a seeded game, both sides, one at a time (64 KB)
-        b = bytearray(p.key())
-        before = bytes(b)
-        for d in range(1, 7):
-            for left in ((d,), (d, d), (d, d, d), (d, d, d, d)):
-                full = search(b, left, out)
-                whole = out.n
-                for goal in range(1, len(left) + 1):
-                    best = search(b, left, out, 0, goal)
-                    assert (best >= goal) == (full >= goal), (before, left, goal)
-                    assert best <= full and bytes(b) == before
-                    stopped += out.n < whole
-        roll = dice.roll()
-        plays = legal_plays(p, roll)
-        if len(plays):
-            p = plays[dice.die() * 7 % len(plays)].result
-        plays = None
-        p = p.swap()
-    assert stopped > 100  # the goal did cut searches short

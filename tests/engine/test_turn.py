@@ -219,3 +219,45 @@ def is_legal(p, dice, result):
         if q.result == result:
             return True
     return False
+
+
+def test_a_search_with_a_goal_answers_as_the_whole_search():
+    """gammon.turn asks only whether the dice left can still be played out: movegen's
+    search stops at the first sequence of `goal` moves. Its answer (length >= goal) is the
+    whole search's, and the board is left as it was."""
+    from gammon.dice import Dice, SeededBytes
+    from kernels.movegen import LEN_SHIFT, CodeList, play_codes, search
+
+    out = CodeList()
+    dice = Dice(SeededBytes(77))
+    p = Position.start()
+    stopped = cut = 0
+    for _ in range(60):  # positions of a seeded game, both sides, one at a time (64 KB)
+        b = bytearray(p.key())
+        before = bytes(b)
+        for d in range(1, 7):
+            for left in ((d,), (d, d), (d, d, d), (d, d, d, d)):
+                full = search(b, left, out)
+                whole = out.n
+                for goal in range(1, len(left) + 1):
+                    best = search(b, left, out, 0, goal)
+                    assert (best >= goal) == (full >= goal), (before, left, goal)
+                    assert best <= full and bytes(b) == before
+                    stopped += out.n < whole
+            for d2 in range(1, d + 1):  # a Turn's count of plays: to 2 (is it forced?)
+                full = play_codes(b, (d, d2), out).n
+                first = out[0] if full else 0
+                two = play_codes(b, (d2, d), out, True).n
+                assert min(full, 2) <= two <= full and (two == 1) == (full == 1)
+                assert not full or out[0] >> LEN_SHIFT & 7 == first >> LEN_SHIFT & 7
+                if full == 1:
+                    assert out[0] == first  # the forced play itself
+                assert bytes(b) == before
+                cut += two < full
+        roll = dice.roll()
+        plays = legal_plays(p, roll)
+        if len(plays):
+            p = plays[dice.die() * 7 % len(plays)].result
+        plays = None
+        p = p.swap()
+    assert stopped > 100 and cut > 20  # the goal did cut searches short
