@@ -131,7 +131,7 @@ class Choice:
         if opp.current is not self or self._gen is None:
             opp.current = self
             self._gen = opp._choose(self)
-        opp.left = evaluations
+        opp.left = opp.given = evaluations
         self.slices += 1
         try:
             next(self._gen)
@@ -160,6 +160,7 @@ class Opponent:
         self.codes = CodeList(_CHUNKS)  # kept: searches write codes without allocating
         self.evaluations = 0
         self.left = 0  # evaluations the slice under way may still spend
+        self.given = 0  # ... of those it was given
         self.current = None  # the Choice under way
         self.collect = collect  # a choice's first: autoplay.Bot sets its app's idle one
 
@@ -262,8 +263,8 @@ class Opponent:
         total = 0
         spent = 0
         for r in range(21):
-            if self.left <= 0:
-                yield
+            if self.left < self.given:  # a reply's move search starts a slice of its own:
+                yield  # after a slice's evaluations, a doubles reply's made it ~250-300 us
             roll = self.roll
             roll[0] = _ROLLS[2 * r]
             roll[1] = _ROLLS[2 * r + 1]
