@@ -8,13 +8,14 @@ from kernels.compat import const
 from control.order import Order, fit
 
 # Evaluations a slice of the board's thinking spends (~8.4 us each on the unix port): ~100 us
-# a slice (~200 at the slowest, with a reply roll's move search), ~18 ms on an RP2040, well
+# a slice (~200 at the slowest; a reply roll's move search starts a slice of its own:
+# gammon/opponent.py), ~18 ms on an RP2040, well
 # within issue 11's 250 us (~45 ms there) a step, whose figure varies by ~30% from run to
 # run on a shared machine; 24 a slice took ~200 us, ~350 at the slowest. Slices follow each
 # other at once while the board thinks, a frame drawn between them only when one is due
 # (app.py), so a smaller slice costs little: board against board, the simulator plays at the
 # same rate with 24, 16 and 12 (bench: serial_read_actions_per_s 7.66). The strong choice's
-# worst (2,400) takes 200 slices, about 2 s on an RP2040 (estimated), against 1.8 s in one
+# worst (2,400) takes ~270 slices, about 2 s on an RP2040 (estimated), against 1.8 s in one
 # piece that held the loop.
 FRAME_SLICE = const(12)
 
