@@ -99,13 +99,16 @@ def _exercise(games):
     # ones here on CPython only: test_moves and test_opponent_worst run them in MicroPython's
     # 64 KB heap, where a 9 KB list beside the network does not fit)
     from gammon import Position
+    from gammon.turn import Turn
     from kernels.text import write_id
 
-    for p, _, plays in _cases(games, 11, not MICROPY):
+    for p, roll, plays in _cases(games, 11, not MICROPY):
         codes = plays.codes
         for i in range(len(codes)):
             assert 0 <= codes[i] <= SMALL_MAX
         assert Position.from_id(p.position_id()) == p  # the ID's kernel, read back
+        t = Turn(p, roll)  # the movable checkers' kernel
+        assert all(1 <= pt <= 25 for pt in t.movable())
         done["positions"] += 1
         done["plays"] += len(codes)
         codes = plays = None
