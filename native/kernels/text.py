@@ -1,7 +1,8 @@
 # Text kernels, native code on the board (plain Python on CPython), one pass each and nothing
 # allocated: the serial link's text check (strict UTF-8 and JSON's rules on control
-# characters) and the save's record (model/savetext.py). One module: each module of its own
-# costs the heap its table and name, and the link and the save are both always loaded.
+# characters), the save's record and template text (model/savetext.py) and gnubg's Position
+# ID (gammon/position.py, the save, `state`). One module: each module of its own costs the
+# heap its table and name, and the link, the save and the rules are all always loaded.
 #
 # MicroPython's decoder accepts overlong forms, encoded surrogates and code points above
 # U+10FFFF, its JSON parser accepts raw control characters inside strings and decodes

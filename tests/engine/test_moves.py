@@ -220,4 +220,3 @@ def test_all_distinct_finds_twins():
     plays = list(legal_plays(Position.start(), (6, 5)))
     assert all_distinct(plays)
     assert not all_distinct(plays + [plays[-1]])
-
