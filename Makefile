@@ -35,9 +35,11 @@ sim: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
-# Self-play training of the board's opponent (about an hour on one core; resumable).
+# The board's opponent: self-play training (about an hour on one core), then its refinement
+# on GNU Backgammon's evaluations (about half an hour); each stage resumable.
 train: $(STAMP)
 	$(BIN)/python -m ledgammon.train
+	$(BIN)/python -m ledgammon.train.teacher
 
 # The board's levels against GNU Backgammon 0-ply and a heuristic: cubeless on three fresh
 # seeds, then with the cube (money games, 7-point matches, its cube decisions judged by gnubg

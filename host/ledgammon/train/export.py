@@ -79,19 +79,38 @@ def fixed_point(net: Net) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
 
 def dequantized(net: Net) -> Net:
     """The network with the board's rounded weights, for measuring what rounding costs."""
-    scales, q1, q2, s2 = fixed_point(net)
-    out = Net(net.hidden)
-    w1 = q1.astype(np.float64) * scales[:, 0] / 2.0 ** scales[:, 1]
-    out.w1, out.b1 = w1[:-1].astype(np.float32), w1[-1].astype(np.float32)
-    w2 = (q2.astype(np.float64) / 2**s2).T
-    out.w2, out.b2 = w2[:-1].astype(np.float32), w2[-1].astype(np.float32)
-    return out
+    return _from_fixed(net.hidden, *fixed_point(net))
 
 
 def weight_bytes(net: Net) -> bytes:
     scales, q1, q2, s2 = fixed_point(net)
     head = MAGIC + struct.pack("<HBBBxxx", net.w1.shape[0], net.hidden, q2.shape[0], s2)
     return head + scales.tobytes() + q1.tobytes() + q2.tobytes()
+
+
+def read_weights(path: Path) -> Net:
+    """A board weight file as a floating-point network (its rounded weights): where the
+    training's second stage can start from the weights that ship."""
+    data = path.read_bytes()
+    if data[:4] != MAGIC or len(data) < 12:
+        raise ValueError("%s is not a board weight file" % path)
+    inputs, hidden, outputs, s2 = struct.unpack_from("<HBBB", data, 4)
+    sizes = (2 * hidden, (inputs + 1) * hidden, 2 * outputs * (hidden + 1))
+    if len(data) != 12 + sum(sizes):
+        raise ValueError("%s is not a board weight file (%d bytes)" % (path, len(data)))
+    scales = np.frombuffer(data, "u1", sizes[0], 12).reshape(hidden, 2)
+    q1 = np.frombuffer(data, "i1", sizes[1], 12 + sizes[0]).reshape(inputs + 1, hidden)
+    q2 = np.frombuffer(data, "<i2", sizes[2] // 2, 12 + sizes[0] + sizes[1])
+    return _from_fixed(hidden, scales, q1, q2.reshape(outputs, hidden + 1), s2)
+
+
+def _from_fixed(hidden: int, scales: np.ndarray, q1: np.ndarray, q2: np.ndarray, s2: int) -> Net:
+    out = Net(hidden)
+    w1 = q1.astype(np.float64) * scales[:, 0] / 2.0 ** scales[:, 1]
+    out.w1, out.b1 = w1[:-1].astype(np.float32), w1[-1].astype(np.float32)
+    w2 = (q2.astype(np.float64) / 2**s2).T
+    out.w2, out.b2 = w2[:-1].astype(np.float32), w2[-1].astype(np.float32)
+    return out
 
 
 def write_weights(net: Net, path: Path) -> int:
