@@ -19,8 +19,8 @@ from strength_cube import BoardCubePlayer, CubeAgent, play_cube_game  # noqa: E4
 from strength_gnubg import match_id  # noqa: E402
 
 WEIGHTS = os.path.join(os.path.dirname(BENCH), "firmware", "weights.bin")
-# tests/engine/test_opponent_score.py's case: at DMP bar/22, in money play bar/23 11/10
-PID = "g/PBATDgc+QBSA"
+# tests/engine/test_opponent_score.py's case: at DMP 24/23 22/16, in money play 24/23 13/7
+PID = "2M6YAQMzbuAAJg"
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def _dmp(on_roll):
 
 
 def _result(agent, extra):
-    reply = agent.request("%s 2 1 strong 0%s" % (PID, extra)).split()
+    reply = agent.request("%s 6 1 strong 0%s" % (PID, extra)).split()
     assert len(reply) == 3 and reply[0] != "!", reply
     return reply[0]
 
@@ -47,12 +47,12 @@ def _result(agent, extra):
 def test_the_agent_plays_at_the_score_given_a_match_id(agent):
     assert agent.request("score") == "score"
     p = Position.from_id(PID)
-    after = {str(q): q.result.position_id() for q in legal_plays(p, (2, 1))}
-    assert _result(agent, "") == after["bar/23 11/10"]  # money play's
-    assert _result(agent, " " + match_id(Match(0), 0)) == after["bar/23 11/10"]
-    assert _result(agent, " " + _dmp(0)) == after["bar/22"]
-    assert agent.request("%s 2 1 strong 0 XXXX" % PID).startswith("! ")
-    assert _result(agent, "") == after["bar/23 11/10"]  # still serving, money again
+    after = {str(q): q.result.position_id() for q in legal_plays(p, (6, 1))}
+    assert _result(agent, "") == after["24/23 13/7"]  # money play's
+    assert _result(agent, " " + match_id(Match(0), 0)) == after["24/23 13/7"]
+    assert _result(agent, " " + _dmp(0)) == after["24/23 22/16"]
+    assert agent.request("%s 6 1 strong 0 XXXX" % PID).startswith("! ")
+    assert _result(agent, "") == after["24/23 13/7"]  # still serving, money again
 
 
 class _Recorder:

@@ -122,12 +122,12 @@ def _win_chance(position, dice, text):
 
 
 # Found by playing the board's games at both weights (the shipped network's choices): at DMP
-# entering with the 2 and keeping the 1 home wins more (the network: 43.2% against 41.3%) for
-# more gammons lost (19.4% against 15.0%), which money play will not pay.
-DMP_CASE = ("g/PBATDgc+QBSA", (2, 1), "bar/22", "bar/23 11/10")
-# post-Crawford, the trailer 2-away: with 6-3 from the bar, hitting on its 1 point for the
-# gammon (its only way to win the match at once) rather than money play's quiet 11/5
-TRAILER_CASE = ("Zp5JACxs2zCAQQ", (6, 3), "bar/22 7/1*", "bar/22 11/5")
+# running a back checker out with the 6 wins more (the network: 27.0% against 25.5%) for far
+# more gammons lost (36.7% against 20.1%), which money play will not pay.
+DMP_CASE = ("2M6YAQMzbuAAJg", (6, 1), "24/23 22/16", "24/23 13/7")
+# post-Crawford, the trailer 2-away: with 5-4, hitting on its 3 point for the gammon (its
+# only way to win the match at once; 20.5% against 15.2%) rather than money play's quiet 13/8
+TRAILER_CASE = ("wu8GYAjYTsMJBA", (5, 4), "15/11 8/3*", "15/11 13/8")
 
 
 def test_at_double_match_point_the_board_plays_for_the_win():
@@ -239,7 +239,7 @@ def test_the_easy_level_and_the_kept_steps_rank_at_the_score_too():
     # no chance: easy is the 0-ply ranking, which already prefers the DMP play here
     easy = opp.choose(p, dice, "easy", None, DMP)
     assert str(easy) == dmp and str(opp.choose(p, dice, "easy", None, None)) == money
-    # the best play that keeps bar/22 made... among those that do, at either score
+    # the best play of the two the filter keeps... at the score
     c = opp.think(p, dice, "strong", None, lambda code: code in (_code_of(p, dice, dmp),
                                                                  _code_of(p, dice, money)), DMP)
     while not c.step():

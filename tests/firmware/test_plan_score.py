@@ -10,10 +10,10 @@ from gammon.opponent import shared
 from gammon.score_values import weights
 from model.game import Game
 
-# tests/engine/test_opponent_score.py's case: at DMP entering with the 2 and keeping the 1
-# home wins more for more gammons lost; money play does not pay that
-PID = "g/PBATDgc+QBSA"
-DICE = (2, 1)
+# tests/engine/test_opponent_score.py's case: at DMP running a back checker out with the 6
+# wins more for far more gammons lost; money play does not pay that
+PID = "2M6YAQMzbuAAJg"
+DICE = (6, 1)
 
 
 def _game(terms=None, base=None, turn=0):
@@ -34,7 +34,7 @@ def test_money_play_plans_as_before_and_loads_nothing_more():
     sys.modules.pop("gammon.score_values", None)
     g = _game()
     assert at_score(g) is None
-    assert _plan(g) == "bar/23 11/10"
+    assert _plan(g) == "24/23 13/7"
     assert "gammon.score_values" not in sys.modules
     # money play with the cube (a MatchPlay, no match to points): money play's values too
     assert at_score(_game((0, True, True))) is None
@@ -43,7 +43,7 @@ def test_money_play_plans_as_before_and_loads_nothing_more():
 def test_at_double_match_point_the_plan_plays_for_the_win():
     g = _game((7, True, False), (6, 6, False, True, 13))  # 6-6 in a match to 7
     assert at_score(g) == weights(1, 1, 1) == (0, 0, 0, 0)
-    assert _plan(g) == "bar/22"
+    assert _plan(g) == "24/23 22/16"
 
 
 def test_the_values_are_the_player_on_roll_s():

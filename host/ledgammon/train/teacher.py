@@ -14,7 +14,7 @@ requirement of the host tools):
    about nine million positions in a few minutes (gnubg evaluates ~90,000 a second).
 2. The fit: Adam on the cross-entropy of the five sigmoid outputs, from the given weights
    (the self-play stage's), in epochs over the shuffled positions, the rate falling from
-   0.001 to a tenth of it. A checkpoint after each epoch (the weights and Adam's moments:
+   0.001 to a tenth of it, the input weights kept within +-4 (CLIP). A checkpoint after each epoch (the weights and Adam's moments:
    plain arrays and JSON) lets a stopped run resume exactly.
 """
 
@@ -41,6 +41,11 @@ BEST = 4  # of a turn's plays, gnubg's best this many are always kept ...
 KEEP = 16  # ... and random others up to this many
 NOISE = (0.0, 0.05, 0.15, 0.3)  # a game's chance of a move among the best four, drawn a game
 RATE = 1e-3
+# The input weights and biases stay within +-CLIP: the board keeps eight bits a hidden unit,
+# scaled by its largest weight, and unbounded the fit grew a few to 20-45 (on the checkers
+# borne off and the bar) where most are ~0.2, so rounding cost half of what it learnt (a
+# 0-ply choice's loss 0.0123 in floats, 0.0170 rounded; 0.0123 and 0.0126 within 4).
+CLIP = 4.0
 BATCH = 512
 MAX_PLIES = 2000  # a safety stop, as in self-play
 
@@ -176,6 +181,8 @@ class Fit:
                 v *= 0.999
                 v += 0.001 * g * g
                 p -= (rate * (m / fix1) / (np.sqrt(v / fix2) + 1e-8)).astype(p.dtype)
+            np.clip(net.w1, -CLIP, CLIP, out=net.w1)
+            np.clip(net.b1, -CLIP, CLIP, out=net.b1)
             total += float((err * err).mean())
             batches += 1
         self.done += 1
