@@ -15,6 +15,7 @@ if _FIRMWARE not in sys.path:
     sys.path.insert(0, _FIRMWARE)
 
 from gammon import Play, Position, legal_plays  # noqa: E402
+from ledgammon.train.teacher import quiet  # noqa: E402
 
 
 class IllegalPlay(Exception):
@@ -39,20 +40,6 @@ def best_play(plays: Any, score: Any) -> Play | None:
         if best is None or s > best_score:
             best, best_score = play, s
     return best
-
-
-def quiet(call: Any, *args: Any) -> Any:
-    """Calls gnubg with its own printing (to file descriptor 1) silenced."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    try:
-        return call(*args)
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(null)
 
 
 def money_equity(p: tuple[float, ...]) -> float:

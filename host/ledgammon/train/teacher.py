@@ -14,8 +14,9 @@ requirement of the host tools):
    about nine million positions in a few minutes (gnubg evaluates ~90,000 a second).
 2. The fit: Adam on the cross-entropy of the five sigmoid outputs, from the given weights
    (the self-play stage's), in epochs over the shuffled positions, the rate falling from
-   0.001 to a tenth of it, the input weights kept within +-4 (CLIP). A checkpoint after each epoch (the weights and Adam's moments:
-   plain arrays and JSON) lets a stopped run resume exactly.
+   0.001 to a tenth of it, the input weights kept within +-4 (CLIP). A checkpoint after
+   each epoch (the weights and Adam's moments: plain arrays and JSON) lets a stopped run
+   resume exactly.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Gnubg:
     def __init__(self) -> None:
         import gnubg
 
-        _quiet(gnubg.command, "set threads 1")  # some gnubg calls hang without it
+        quiet(gnubg.command, "set threads 1")  # some gnubg calls hang without it
         self._evaluate = gnubg.evaluate
         self._cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)  # money, centred, spelt out
         self._context = gnubg.evalcontext(0, 0, 0, 0, 0.0)  # cubeless, 0-ply, no noise
@@ -69,8 +70,9 @@ class Gnubg:
                                     self._context)[:5])
 
 
-def _quiet(call: Callable[..., Any], *args: Any) -> Any:
-    """Calls gnubg with its own printing (to file descriptor 1) silenced."""
+def quiet(call: Callable[..., Any], *args: Any) -> Any:
+    """Calls gnubg with its own printing (to file descriptor 1) silenced (the bench's
+    gnubg players use it too)."""
     sys.stdout.flush()
     saved = os.dup(1)
     null = os.open(os.devnull, os.O_WRONLY)
