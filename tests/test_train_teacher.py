@@ -158,3 +158,5 @@ def test_the_command_says_what_is_wrong_in_one_line(tmp_path: Path, what: str) -
     run = _teach(tmp_path, "--init", str(tmp_path / "missing.npz"))
     assert run.returncode == 2 and run.stderr.startswith("error: ")
     assert len(run.stderr.splitlines()) == 1, run.stderr
+    expected = "not a teacher checkpoint" if what == "bad checkpoint" else "run the self-play"
+    assert expected in run.stderr, run.stderr

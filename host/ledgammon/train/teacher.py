@@ -215,6 +215,9 @@ class Fit:
 
 def start_net(path: Path) -> Net:
     """The weights to refine: a self-play checkpoint (.npz) or a board weight file."""
+    if not path.exists():
+        raise ValueError("no weights to refine at %s: run the self-play stage first (python -m"
+                         " ledgammon.train) or give --init a weight file" % path)
     if path.suffix == ".npz":
         return Net.load(path)[0]
     return read_weights(path)
