@@ -15,7 +15,7 @@ if _FIRMWARE not in sys.path:
     sys.path.insert(0, _FIRMWARE)
 
 from gammon import Play, Position, legal_plays  # noqa: E402
-from ledgammon.train.teacher import quiet  # noqa: E402
+from ledgammon.train.teacher import Gnubg  # noqa: E402
 
 
 class IllegalPlay(Exception):
@@ -53,24 +53,15 @@ class GnubgPlayer:
     name = "gnubg"
 
     def __init__(self) -> None:
-        import gnubg
-
-        quiet(gnubg.command, "set threads 1")  # some gnubg calls hang without it
-        self.gnubg = gnubg
-        # Money play, centred cube: spelt out, as gnubg.cubeinfo() copies any match loaded.
-        self.cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
-        self.context = gnubg.evalcontext(0, 0, 0, 0, 0.0)  # cubeless, 0-ply, no noise
+        self.oracle = Gnubg()
+        self.cube, self.context = self.oracle.cube, self.oracle.context  # what it judges at
 
     def equity(self, after: Position) -> float:
-        """Money equity of a play's result for the side that played it (`after.me`).
-
-        gnubg's board is (side not on roll, side on roll): after a play the mover waits.
-        """
+        """Money equity of a play's result for the side that played it (`after.me`)."""
         won = after.outcome()
         if won:
             return float(won)
-        board = (list(after.me), list(after.opp))
-        return -money_equity(self.gnubg.evaluate(board, self.cube, self.context))
+        return -money_equity(self.oracle.after_play(tuple(after.me) + tuple(after.opp)))
 
     def choose(self, position: Position, dice: tuple[int, int], seed: int) -> Play | None:
         return best_play(legal_plays(position, dice), self.equity)

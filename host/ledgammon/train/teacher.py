@@ -21,9 +21,11 @@ requirement of the host tools):
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .export import read_weights
+from .export import read_weights, write_weights
 from .features import encode_for_opponent
 from .moves import START, Board, successors, swap
 from .net import Net, equity
@@ -52,27 +54,28 @@ MAX_PLIES = 2000  # a safety stop, as in self-play
 
 
 class Gnubg:
-    """GNU Backgammon 0-ply, cubeless money play: its five outputs for a position."""
+    """GNU Backgammon 0-ply, cubeless money play: its five outputs for a position (the
+    bench's gnubg player judges plays with it too)."""
 
     def __init__(self) -> None:
         import gnubg
 
         quiet(gnubg.command, "set threads 1")  # some gnubg calls hang without it
         self._evaluate = gnubg.evaluate
-        self._cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)  # money, centred, spelt out
-        self._context = gnubg.evalcontext(0, 0, 0, 0, 0.0)  # cubeless, 0-ply, no noise
+        # money play, centred cube: spelt out, as gnubg.cubeinfo() copies any match loaded
+        self.cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
+        self.context = gnubg.evalcontext(0, 0, 0, 0, 0.0)  # cubeless, 0-ply, no noise
 
     def after_play(self, board: Board) -> tuple[float, ...]:
         """The outputs for the side on roll after the mover's play (`board`: the mover's
         25 counts, then the other side's, as `moves.successors` gives them)."""
         # gnubg's board is (the side not on roll, the side on roll).
-        return tuple(self._evaluate((list(board[:25]), list(board[25:])), self._cube,
-                                    self._context)[:5])
+        return tuple(self._evaluate((list(board[:25]), list(board[25:])), self.cube,
+                                    self.context)[:5])
 
 
 def quiet(call: Callable[..., Any], *args: Any) -> Any:
-    """Calls gnubg with its own printing (to file descriptor 1) silenced (the bench's
-    gnubg players use it too)."""
+    """Calls gnubg with its own printing (to file descriptor 1) silenced."""
     sys.stdout.flush()
     saved = os.dup(1)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -100,8 +103,8 @@ def positions(
             if any(sum(r[:25]) == 0 for r in results):
                 break  # the mover bears off its last checker: the game is over
             outs = [teacher.after_play(r) for r in results]
-            mover = -equity(np.array(outs))
-            order = [int(i) for i in np.argsort(-mover, kind="stable")]
+            # the side on roll's equity after each play, lowest first: the mover's best first
+            order = [int(i) for i in np.argsort(equity(np.array(outs)), kind="stable")]
             kept = order[:BEST] + rng.sample(order[BEST:], max(0, min(len(order), KEEP) - BEST))
             boards.extend(results[i] for i in kept)
             outputs.extend(outs[i] for i in kept)
@@ -242,11 +245,6 @@ def _show(what: str, done: int, total: int, extra: str = "") -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import signal
-
-    from .export import write_weights
-
     p = argparse.ArgumentParser(prog="python -m ledgammon.train.teacher",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="gnubg games of positions")
