@@ -16,6 +16,7 @@ from ledgammon.train.teacher import (
     KEEP,
     Fit,
     Gnubg,
+    grown,
     held_out_error,
     load_positions,
     positions,
@@ -149,6 +150,26 @@ def test_the_command_refines_a_weight_file_and_resumes(tmp_path: Path) -> None:
     assert "positions [" not in run.stderr  # the saved positions were used
     assert (tmp_path / "w.bin").read_bytes() != (tmp_path / "start.bin").read_bytes()
     assert len(np.load(tmp_path / "p.npz")["boards"]) > 3 * 100
+
+
+def test_a_grown_network_starts_with_the_same_outputs_and_can_learn_more() -> None:
+    small = Net(6, np.random.default_rng(1))
+    big = grown(small, 10, seed=4)
+    x = np.random.default_rng(2).uniform(0, 1, (50, small.w1.shape[0])).astype(np.float32)
+    assert big.hidden == 10 and np.allclose(big.forward(x), small.forward(x), atol=1e-6)
+    assert np.abs(big.w1[:, 6:]).max() > 0  # the new units see the inputs ...
+    assert not big.w2[6:].any()  # ... and start with no say in the outputs
+    assert grown(small, 6, seed=4) is small
+    with pytest.raises(ValueError, match="cannot shrink"):
+        grown(small, 4, seed=4)
+
+
+def test_the_command_grows_the_network_it_refines(tmp_path: Path) -> None:
+    write_weights(Net(6, np.random.default_rng(1)), tmp_path / "start.bin")
+    run = _teach(tmp_path, "--init", str(tmp_path / "start.bin"), "--epochs", "1",
+                 "--hidden", "9")
+    assert run.returncode == 0, run.stderr
+    assert BoardNet(str(tmp_path / "w.bin")).hidden == 9  # the board reads the larger file
 
 
 @pytest.mark.parametrize("what", ["no start", "bad checkpoint"])

@@ -226,6 +226,22 @@ def start_net(path: Path) -> Net:
     return read_weights(path)
 
 
+def grown(net: Net, hidden: int, seed: int) -> Net:
+    """`net` with `hidden` units, the new ones added so that it computes the same outputs (their
+    output weights zero, their input weights small and random, so the fit can move them):
+    the larger network for boards with room starts from what the smaller one learnt."""
+    if hidden < net.hidden:
+        raise ValueError("cannot shrink a %d-unit network to %d" % (net.hidden, hidden))
+    if hidden == net.hidden:
+        return net
+    out = Net(hidden, np.random.default_rng(seed))
+    h = net.hidden
+    out.w1[:, h:] *= 0.5
+    out.w1[:, :h], out.b1[:h] = net.w1, net.b1
+    out.w2[:h], out.w2[h:], out.b2[:] = net.w2, 0.0, net.b2
+    return out
+
+
 def held_out_error(net: Net, boards: np.ndarray, outputs: np.ndarray) -> float:
     """The root mean square of the money equity's error against the teacher's."""
     out = net.forward(encode_for_opponent(boards))
@@ -250,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="gnubg games of positions")
     p.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hidden", type=int, default=0,
+                   help="grow the network to this many hidden units first (0: as --init has)")
     p.add_argument("--init", type=Path, default=Path("build/train/checkpoint.npz"),
                    help="the weights to refine: the self-play checkpoint or a weight file")
     p.add_argument("--data", type=Path, default=Path("build/train/teacher-positions.npz"))
@@ -265,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
             fit.epochs = a.epochs
             print("resuming at epoch %d" % fit.done, file=sys.stderr)
         else:
-            fit = Fit(start_net(a.init), a.epochs, a.seed)
+            net = start_net(a.init)
+            fit = Fit(grown(net, a.hidden or net.hidden, a.seed), a.epochs, a.seed)
     except (OSError, ValueError) as exc:
         print("error: %s" % exc, file=sys.stderr)
         return 2
