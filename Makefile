@@ -36,10 +36,13 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 # The board's opponent: self-play training (about an hour on one core), then its refinement
-# on GNU Backgammon's evaluations (about half an hour); each stage resumable.
+# on GNU Backgammon's evaluations (about half an hour), then the same grown to 64 hidden units
+# for the boards with room (firmware/weights-64.bin, a few minutes); each stage resumable.
 train: $(STAMP)
 	$(BIN)/python -m ledgammon.train
 	$(BIN)/python -m ledgammon.train.teacher
+	$(BIN)/python -m ledgammon.train.teacher --hidden 64 --epochs 12 --init firmware/weights.bin \
+		--checkpoint build/train/teacher-64.npz --weights firmware/weights-64.bin
 
 # The board's levels against GNU Backgammon 0-ply and a heuristic: cubeless on three fresh
 # seeds, then with the cube (money games, 7-point matches, its cube decisions judged by gnubg

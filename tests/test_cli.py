@@ -414,6 +414,17 @@ def test_export_and_snapshot(sim, tmp_path, capsys):
     assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("board", ["pico2", "esp32s3"])
+def test_deploy_gives_a_board_with_room_the_larger_network(tmp_path, board):
+    made = deploy.compile_firmware(str(tmp_path / board), board, mpy_cross=require(MPY_CROSS))
+    assert [m for m in made if m.endswith(".bin")] == ["weights.bin"]  # the name it reads
+    with (
+        open(os.path.join(tmp_path, board, "weights.bin"), "rb") as f,
+        open(os.path.join(ROOT, "firmware", "weights-64.bin"), "rb") as g,
+    ):
+        assert f.read() == g.read()
+
+
 def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     mpy_cross = require(MPY_CROSS)
     build = str(tmp_path / "b")
@@ -427,6 +438,7 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
         open(os.path.join(ROOT, "firmware", "weights.bin"), "rb") as g,
     ):
         assert f.read() == g.read()  # copied as it is
+    assert not [m for m in made if m.startswith("weights-")]  # the Pico's network alone
     for m in made:
         assert os.path.getsize(os.path.join(build, m)) > 0
     with open(os.path.join(build, "link", "protocol.mpy"), "rb") as f:

@@ -112,6 +112,9 @@ def test_deploy_compiles_for_each_targets_arch():
     from ledgammon import deploy
 
     assert deploy.ARCH == {n: t["mpy_arch"] for n, t in DESC["targets"].items()}
+    assert deploy.WEIGHTS == {n: t["weights"] for n, t in DESC["targets"].items()}
+    for name in set(deploy.WEIGHTS.values()):  # each a weight file the firmware carries
+        assert os.path.isfile(os.path.join(ROOT, "firmware", name)), name
 
 
 @pytest.mark.parametrize("name", TARGETS)

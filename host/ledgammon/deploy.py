@@ -29,6 +29,12 @@ SOURCE_ONLY = ("main.py", "boot.py")  # run as source by MicroPython itself
 HOST_PREFIX = "sim_"  # sim_main.py, sim_timing.py: the simulator's own modules, host only
 BUILD_ONLY = ("manifest.py",)  # read by MicroPython's image build (freezing), never the board
 DATA = (".bin",)  # copied unchanged: the weights of the board's own player (autoplay.py)
+# The board's player's network per board (hardware/board.json's `weights`; tests check they
+# agree), installed as weights.bin, the only name the firmware reads: the Pico gets the
+# 40-unit network its heap is measured with; boards with room the 64-unit one, which plays
+# better for 5 KB more heap and 1.6 times the thinking (docs/opponent.md).
+WEIGHTS = {"pico": "weights.bin", "pico2": "weights-64.bin", "esp32s3": "weights-64.bin"}
+INSTALLED_WEIGHTS = "weights.bin"
 # No line-number tables in the .mpy: a board loads its code into RAM, where they took about
 # 3% of the heap (5 KB of the firmware's 173 KB on the unix port). Tracebacks still name
 # the file and the function (every line reads as 1); the board's error events carry only
@@ -86,6 +92,10 @@ def compile_firmware(
         src = os.path.join(root, rel)
         copy = rel in SOURCE_ONLY or rel.endswith(DATA)
         out = rel if copy else rel[:-3] + ".mpy"
+        if rel in WEIGHTS.values():  # one network, the board's, under the name it reads
+            if rel != WEIGHTS[board]:
+                continue
+            out = INSTALLED_WEIGHTS
         dest = os.path.join(build, out)
         os.makedirs(os.path.dirname(dest) or build, exist_ok=True)
         if copy:

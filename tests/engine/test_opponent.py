@@ -217,3 +217,29 @@ def test_the_easy_chance_stays_a_small_int_and_repeats():
     assert seq == [b(65537) for _ in range(200)] and max(seq) < 65537
     seq.sort()
     assert sum(1 for i in range(1, 200) if seq[i] != seq[i - 1]) > 150
+
+
+def test_the_larger_network_of_the_boards_with_room_plays_as_the_small_one_does():
+    # firmware/weights-64.bin, which `ledgammon deploy` installs on a Pico 2 or an ESP32-S3
+    big = Opponent(Net("firmware/weights-64.bin"))
+    assert big.net.hidden == 64 and opponent().net.hidden == 40
+    dice = Dice(SeededBytes(21))
+    position, moves = Position.start(), 0
+    after = bytearray(50)
+    while True:
+        roll = dice.roll()
+        play = big.choose(position, roll, "strong")
+        if play is None:
+            position = position.swap()
+            continue
+        assert is_legal(position, roll, play), (position.position_id(), roll, str(play))
+        board = position.key()
+        big.net.set_base(board, 25)
+        _play(big.net.after, board, play.code, _packed(roll))
+        after[:] = big.net.after
+        assert big.net.equity_after() == big.net.equity(after, 25)
+        moves += 1
+        if play.result.outcome():
+            break
+        position = play.result.swap()
+    assert moves > 10
