@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -16,6 +17,7 @@ import time
 import pytest
 from ledgammon import commands, deploy
 from ledgammon.cli import main
+from ledgammon.errors import DeployError
 from mpytools import MPY_CROSS, require
 from simkit import connect, start_sim
 
@@ -423,6 +425,15 @@ def test_deploy_gives_a_board_with_room_the_larger_network(tmp_path, board):
         open(os.path.join(ROOT, "firmware", "weights-64.bin"), "rb") as g,
     ):
         assert f.read() == g.read()
+
+
+def test_deploy_without_the_board_s_weights_says_so(tmp_path):
+    firmware = tmp_path / "fw"
+    shutil.copytree(os.path.join(ROOT, "firmware"), firmware)
+    os.remove(firmware / "weights-64.bin")
+    with pytest.raises(DeployError, match="no weights for a pico2"):
+        deploy.compile_firmware(str(tmp_path / "b"), "pico2", str(firmware),
+                                mpy_cross=require(MPY_CROSS))
 
 
 def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):

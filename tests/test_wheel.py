@@ -59,7 +59,7 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_carries_every_firmware_file(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    want = {"hardware/board.json", "firmware/weights.bin"}
+    want = {"hardware/board.json", "firmware/weights.bin", "firmware/weights-64.bin"}
     for top in ("firmware", "native/kernels"):
         for path in (ROOT / top).rglob("*.py"):
             want.add(path.relative_to(ROOT).as_posix())

@@ -82,6 +82,9 @@ def compile_firmware(
     native = native or resources.native()
     if not os.path.isfile(os.path.join(firmware, "main.py")):
         raise DeployError("no firmware in %s (main.py is missing)" % firmware)
+    if not os.path.isfile(os.path.join(firmware, WEIGHTS[board])):
+        raise DeployError("no weights for a %s in %s (%s is missing)" % (board, firmware,
+                                                                       WEIGHTS[board]))
     tool = mpy_cross or _tool("mpy-cross")
     if os.path.isdir(build):
         shutil.rmtree(build)
