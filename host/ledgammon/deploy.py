@@ -6,11 +6,12 @@ there. main.py stays source (MicroPython only runs main.py), sim_*.py and manife
 a new X.mpy would shadow it (.py is found first), so those are removed before copying. The
 sources are the package's own copy of the firmware and kernels (resources.py), so an
 installed tool deploys the firmware it was built with. Data files the firmware reads (DATA:
-weights.bin, the board's own player's network) are copied as they are, to the board's root
-beside the code. mpremote interrupts the running game with "\\r\\x03", which the firmware's
-serial task takes as the request for the REPL (docs/protocol.md). Every mpremote call says
-`resume`: no soft reset, because a soft reset stops the timer that feeds the watchdog while
-the REPL is up (main.py) and the board would restart in the middle of the copy.
+the board's own player's network, the one WEIGHTS gives that board, as weights.bin) are
+copied as they are, to the board's root beside the code. mpremote interrupts the running
+game with "\\r\\x03", which the firmware's serial task takes as the request for the REPL
+(docs/protocol.md). Every mpremote call says `resume`: no soft reset, because a soft reset
+stops the timer that feeds the watchdog while the REPL is up (main.py) and the board would
+restart in the middle of the copy.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ DATA = (".bin",)  # copied unchanged: the weights of the board's own player (aut
 # The board's player's network per board (hardware/board.json's `weights`; tests check they
 # agree), installed as weights.bin, the only name the firmware reads: the Pico gets the
 # 40-unit network its heap is measured with; boards with room the 64-unit one, which plays
-# better for 5 KB more heap and 1.6 times the thinking (docs/opponent.md).
+# better for 5 KB more heap and about 1.3 times the thinking (docs/opponent.md).
 WEIGHTS = {"pico": "weights.bin", "pico2": "weights-64.bin", "esp32s3": "weights-64.bin"}
 INSTALLED_WEIGHTS = "weights.bin"
 # No line-number tables in the .mpy: a board loads its code into RAM, where they took about

@@ -30,11 +30,12 @@ def _rand_from(dice):
     return rand
 
 
-def _games(seed, count, level):
-    """Positions and dice met in `count` games of the board against itself at `level`."""
+def _games(seed, count, level, opp=None):
+    """Positions and dice met in `count` games of the board (`opp`, else the 40-unit one)
+    against itself at `level`."""
     dice = Dice(SeededBytes(seed))
     rand = _rand_from(dice)
-    opp = opponent()
+    opp = opp or opponent()
     for _ in range(count):
         position = Position.start()
         while True:
@@ -223,14 +224,10 @@ def test_the_larger_network_of_the_boards_with_room_plays_as_the_small_one_does(
     # firmware/weights-64.bin, which `ledgammon deploy` installs on a Pico 2 or an ESP32-S3
     big = Opponent(Net("firmware/weights-64.bin"))
     assert big.net.hidden == 64 and opponent().net.hidden == 40
-    dice = Dice(SeededBytes(21))
-    position, moves = Position.start(), 0
     after = bytearray(50)
-    while True:
-        roll = dice.roll()
-        play = big.choose(position, roll, "strong")
+    moves = 0
+    for position, roll, play in _games(21, 1, "strong", big):
         if play is None:
-            position = position.swap()
             continue
         assert is_legal(position, roll, play), (position.position_id(), roll, str(play))
         board = position.key()
@@ -239,7 +236,4 @@ def test_the_larger_network_of_the_boards_with_room_plays_as_the_small_one_does(
         after[:] = big.net.after
         assert big.net.equity_after() == big.net.equity(after, 25)
         moves += 1
-        if play.result.outcome():
-            break
-        position = play.result.swap()
     assert moves > 10
