@@ -325,6 +325,8 @@ def _heap_game(n):
             return "game %d did not end" % (n + 1)
         if rig.sink.errors or rig.sink.refused:
             return "%s" % (rig.sink.first_error,)
+        if rig.outbox.lost_total:  # a line lost at the very end, its `dropped` event unsent
+            return "%d lines lost" % rig.outbox.lost_total
     finally:
         rig.close()
     return None

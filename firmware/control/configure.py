@@ -17,7 +17,10 @@ def configure(ctl, key, value):
 
 
 def save_settings(ctl):
+    """Saves the settings; a flash that fails, or a heap with no room for their text, is
+    an error event and the change stands until the board restarts (never an exception: this
+    runs when the board's player fails for want of memory, sides.failed)."""
     try:
         ctl.store.save_settings(ctl.settings.to_json())
-    except OSError as exc:
+    except (OSError, MemoryError) as exc:
         ctl.emit({"event": "error", "code": "storage", "message": repr(exc)})

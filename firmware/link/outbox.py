@@ -62,7 +62,15 @@ class Outbox:
     def put(self, obj, reply=False):
         """Queues `obj` as one JSON line; False when it was dropped (no room). A short line
         goes from json's own text into the ring (an event allocates only that text); a
-        line that streams is only looked at here: its pieces are made as they go out."""
+        line that streams is only looked at here: its pieces are made as they go out. A
+        heap with no room for its text loses the line the same way, counted: the caller (a
+        press's event, a request's reply) goes on."""
+        try:
+            return self._queue(obj, reply)
+        except MemoryError:
+            return self.lost(reply)
+
+    def _queue(self, obj, reply):
         if streams(obj):
             return self.put_line(pieces(obj), reply)
         text = short_text(obj)
@@ -74,7 +82,7 @@ class Outbox:
         if self.count >= (self.slots if reply else self.event_slots) or (
             self.used + n > (self.size if reply else self.event_room)
         ):
-            return self._lost(reply)
+            return self.lost(reply)
         self._copy_in(text, n - 1)
         self.buf[(self.start + self.used) % self.size] = 10  # the newline
         self.used += 1
@@ -84,18 +92,18 @@ class Outbox:
     def put_line(self, line, reply=False):
         """Queues one encoded line (bytes ending in a newline, or a generator of pieces)."""
         if self.count >= (self.slots if reply else self.event_slots):
-            return self._lost(reply)
+            return self.lost(reply)
         if isinstance(line, (bytes, bytearray)):
             n = len(line)
             if n <= self.size // 2:
                 if self.used + n > (self.size if reply else self.event_room):
-                    return self._lost(reply)
+                    return self.lost(reply)
                 self._copy_in(line, n)
                 self._push(n, None)
                 return True
             line = iter((line,))  # a long line (`leds`, `state`): written from where it is
         if self.nstreams >= _STREAMS:
-            return self._lost(reply)
+            return self.lost(reply)
         self.nstreams += 1
         self._push(0, line)
         return True
@@ -205,7 +213,8 @@ class Outbox:
         self.first = (i + 1) % self.slots
         self.count -= 1
 
-    def _lost(self, reply):
+    def lost(self, reply):
+        """Counts a line dropped (reported by the `dropped` event); False."""
         if reply:
             self.lost_replies += 1
         else:

@@ -49,7 +49,9 @@ class Protocol:
         self.errors = 0
         self._pressing = False
         self._refused = None
-        self._frame = None  # `leds`: the copy of the frame being written (made on first use)
+        # `leds`: the copy of the frame being written, made now while the heap is whole (a
+        # heap cut up by a game may have no block of its ~1.4 KB left when first asked)
+        self._frame = None if strip is None else bytearray(len(strip.buf))
 
     # bytes in
     def feed(self, data, now_ms, n=-1, more=False, start=0):
@@ -102,8 +104,14 @@ class Protocol:
             if reply is None:  # sent later, once thought out (`hint`: link/hint_reply.py)
                 return
         except Exception as exc:  # a bad request or a fault: an error reply
-            reply = failed(self.error, exc)
-        self.send(with_id(reply, rid), True)
+            reply = exc
+        try:
+            if isinstance(reply, Exception):
+                reply = failed(self.error, reply)
+            self.send(with_id(reply, rid), True)
+        except MemoryError:  # not even the error reply fits: lost like an unread one
+            if self.outbox is not None:
+                self.outbox.lost(True)
 
     def _too_long(self, buf, now_ms):
         reply = self.error("too_long", "a line is at most %d bytes" % MAX_LINE)

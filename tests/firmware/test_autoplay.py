@@ -295,6 +295,23 @@ def test_a_failing_choice_is_reported_and_the_side_goes_back_to_a_person():
     fakes.done(ctl)
 
 
+def test_a_player_that_fails_for_want_of_memory_gives_the_side_back_even_if_no_save_fits():
+    """A heap too full for the board's player is too full for the settings' text as well:
+    the side still goes back (the save's failure an error event), and nothing escapes the
+    tick that would stop the render task."""
+    ctl, watch = make(["human", "board"], seed=15, pace=40, expect=False)
+    ctl.bot.opp = Broken()
+
+    def no_room(text):
+        raise MemoryError("no room")
+
+    ctl.store.save_settings = no_room  # the flash is fine; the heap is not
+    run(ctl, watch, person)
+    assert [e["code"] for e in watch.errors] == ["no_player", "storage"], watch.errors
+    assert ctl.settings.players == ["human", "human"] and ctl.game.phase == OVER
+    fakes.done(ctl)
+
+
 def test_board_against_board_gives_back_only_the_failing_side():
     ctl, watch = make(["board", "board"], seed=16, pace=40, expect=False)
     g = ctl.game

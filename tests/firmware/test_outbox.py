@@ -364,3 +364,22 @@ def test_a_streamed_line_whose_piece_cannot_be_made_ends_and_the_writer_goes_on(
     got = [json.loads(line) for line in lines[1:-1]]
     assert got == [{"ok": True, "id": 2}, {"event": "dropped", "events": 0, "replies": 1}]
     assert box.lost_replies == 0 and box.lost_total == 1 and not box.pending()
+
+
+class _NoRoom(dict):
+    """A line whose text finds no room in the heap: looking at it raises MemoryError."""
+
+    def __iter__(self):
+        raise MemoryError("no room")
+
+
+def test_a_line_with_no_room_in_the_heap_is_lost_counted_and_the_caller_goes_on():
+    port = Cdc(room=4096)
+    box = Outbox(port, size=1024, slots=8)
+    assert box.put(_NoRoom(event="turn")) is False  # an event: nothing raised to its maker
+    assert box.put(_NoRoom(ok=True, id=1), True) is False  # a reply
+    assert box.lost_events == 1 and box.lost_replies == 1 and not box.pending()
+    assert box.put({"ok": True, "id": 2}, True)
+    _pump(box, port)
+    port.read()
+    assert port.got == [{"ok": True, "id": 2}, {"event": "dropped", "events": 1, "replies": 1}]
