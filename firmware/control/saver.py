@@ -11,8 +11,9 @@ NEXT = const(2)  # ... at the start of the next frame (Controller.tick)
 
 
 class Saver:
-    """Writes `game` to `store` when it changed; errors of the file system become "storage"
-    error events through `emit`, never exceptions (the game goes on unsaved)."""
+    """Writes `game` to `store` when it changed; errors of the file system, and a heap with
+    no room for the save's pieces, become "storage" error events through `emit`, never
+    exceptions (the game goes on unsaved until its next change)."""
 
     def __init__(self, game, store, emit):
         self.game = game
@@ -48,5 +49,5 @@ class Saver:
         self.unsaved = False
         try:
             self.size = self.store.save_game(self.game.chunks())
-        except OSError as exc:
+        except (OSError, MemoryError) as exc:  # the next change saves the whole game again
             self.emit({"event": "error", "code": "storage", "message": repr(exc)})

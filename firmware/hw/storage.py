@@ -19,7 +19,8 @@ class Store:
     whole save and a power cut loses at most the save being written. Where rename does
     not replace a file (FAT) the old one is removed first; until the rename, the complete
     NAME.tmp stands in for it. A write that fails (a full filesystem: OSError ENOSPC)
-    leaves NAME as it was and raises; the caller reports it and goes on. Reading back,
+    leaves NAME as it was and raises (so does a save whose pieces find no room in the heap:
+    MemoryError); the caller reports it and goes on. Reading back,
     checking and keeping bad files aside is done at boot (control/boot.py).
     """
 
@@ -61,7 +62,7 @@ class Store:
                         if n > MAX_SAVE:
                             raise OSError(_EFBIG)
                         f.write(piece)
-        except OSError:
+        except Exception:  # OSError; MemoryError while a piece is made (a full heap)
             _remove(tmp)  # the space it took back; NAME is still the last save
             raise
         self.finish(name)

@@ -209,3 +209,33 @@ def test_a_save_in_pieces_goes_to_the_file_as_they_come_and_survives_a_cut():
     assert store.write(GAME, again.game.chunks()) == len(whole)  # whole when not cut
     assert fakes.get(root, GAME) == text
     fakes.done(again)
+
+
+def test_a_save_whose_pieces_find_no_heap_leaves_the_last_save_and_the_game_goes_on():
+    """A piece that cannot be made (MemoryError in a full heap) is no power cut: the
+    half-written NAME.tmp is removed, NAME keeps the last whole save, and the Saver
+    reports a storage error instead of raising out of the frame; the next change saves."""
+    root, text = played()
+    store = Store(root)
+
+    def pieces():
+        yield '{"a":'
+        raise MemoryError("no room")
+
+    try:
+        store.write(GAME, pieces())
+        raise AssertionError("no MemoryError")
+    except MemoryError:
+        pass
+    assert os.listdir(root) == [GAME] and fakes.get(root, GAME) == text
+    ctl, rec = fakes.make(root)
+    real = ctl.store.save_game
+    ctl.store.save_game = lambda chunks: store.write(GAME, pieces())
+    fakes.play_step(ctl, 1)  # saved at once: the save fails, the step stands
+    assert [e["code"] for e in rec.of("error")] == ["storage"]
+    assert len(ctl.game.steps()) == 2 and ctl.game.to_json() != text.decode()
+    assert fakes.get(root, GAME) == text and os.listdir(root) == [GAME]
+    ctl.store.save_game = real
+    ctl.press("UNDO", 2)  # the next change saves the whole game
+    assert ctl.game.to_json() == fakes.get(root, GAME).decode()
+    fakes.done(ctl)
