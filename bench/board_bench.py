@@ -274,6 +274,8 @@ def play_game(rig, steps=None, frames_max=200000):
     for _ in range(frames_max):
         g = ctl.game
         rig.drain(run, idle)
+        if rig.sink.errors or rig.sink.refused:  # failed already (a side given back to a
+            return False  # person, whom this script does not play: the game would not end)
         if g.phase == OVER:
             run("r", rig.request, '{"cmd":"history"}')
             rig.drain(run, idle)
@@ -321,10 +323,11 @@ def _heap_game(n):
     heap()'s own frame kept a finished game's whole app alive through the next game."""
     rig = Rig(n + 1, '["human","board"]', FAST_PACE)
     try:
-        if not play_game(rig):
-            return "game %d did not end" % (n + 1)
+        ended = play_game(rig)
         if rig.sink.errors or rig.sink.refused:
             return "%s" % (rig.sink.first_error,)
+        if not ended:
+            return "game %d did not end" % (n + 1)
         if rig.outbox.lost_total:  # a line lost at the very end, its `dropped` event unsent
             return "%d lines lost" % rig.outbox.lost_total
     finally:

@@ -265,7 +265,7 @@ def figures(games):
             rig = Rig(n + 1, '["human","board"]', FAST_PACE, _timed_store)
             try:
                 if not play_game(rig, steps):
-                    raise RuntimeError("game %d did not end" % (n + 1))
+                    raise RuntimeError("game %d did not end: %s" % (n + 1, rig.sink.first_error))
             finally:
                 rig.close()
             if r == 0:
@@ -347,7 +347,7 @@ def gc_check(games, idle=True):
         steps = GcCount(idle)
         try:
             if not play_game(rig, steps):
-                raise RuntimeError("game %d did not end" % (n + 1))
+                raise RuntimeError("game %d did not end: %s" % (n + 1, rig.sink.first_error))
         finally:
             rig.close()
         idles += steps.idles

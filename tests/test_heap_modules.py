@@ -13,11 +13,17 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import targets  # noqa: E402
 
 
-def test_heap_account_of_a_game_against_the_board(tmp_path):
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """The firmware as `make deploy` compiles it, with the bench beside it (made once)."""
     if not (os.path.exists(targets.MICROPYTHON) and os.path.exists(targets.MPY_CROSS)):
         pytest.fail("the MicroPython unix port and mpy-cross are missing: run make setup")
-    tree = str(tmp_path / "deploy")
-    targets.deploy_tree(tree)
+    path = str(tmp_path_factory.mktemp("heap") / "deploy")
+    targets.deploy_tree(path)
+    return path
+
+
+def test_heap_account_of_a_game_against_the_board(tree):
     account = targets.heap_modules(tree)
     assert account["errors"] == 0
     names = [name for name, _ in account["modules"]]
@@ -33,3 +39,28 @@ def test_heap_account_of_a_game_against_the_board(tmp_path):
     fig = targets.heap_figures(account)
     assert fig["heap_in_use_kb_after_game"] == round(account["in_use_after_game"] / 1024, 1)
     assert "app" in targets.heap_table(account)
+
+
+def test_a_heap_too_small_for_a_game_gives_error_events_never_an_exception(tree):
+    """From a heap where the game passes down to one where the firmware cannot even start,
+    8 KB at a time: in between, the board's player, a reply, a save or a setting finds no
+    room, and each is an error event, a lost line or a side given back to a person (the
+    bench's "fail: ..."), never an exception out of a press, a frame or a request, which
+    would stop a task on the board."""
+    heap = 256
+    code, out = targets.board_bench(tree, heap, "heap", "1")
+    assert code == 0 and out.startswith("ok"), out[-600:]
+    outcomes = []
+    while heap > 64:
+        heap -= 8
+        code, out = targets.board_bench(tree, heap, "heap", "1")
+        if "Traceback" not in out:
+            assert out.startswith(("ok", "fail:")), out[-600:]
+            outcomes.append(out[:4])
+            continue
+        assert "play_game" not in out, "%d KB: the firmware raised in the game\n%s" % (
+            heap, out[-1200:]
+        )
+        assert "in build" in out or "<module>" in out, out[-1200:]  # it could not start
+        break
+    assert "fail" in outcomes, outcomes  # some heaps were too small for the game itself
