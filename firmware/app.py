@@ -316,13 +316,15 @@ def build(
     nonblocking=False,
     write=None,
     app_class=None,
+    weights=None,
 ):
     """The whole firmware on given hardware (main.py) or fakes (tests, the simulator):
-    controller booted from `store`, renderer, protocol on the serial port, App."""
+    controller booted from `store`, renderer, protocol on the serial port, App. `weights`:
+    the board's player's network, by default weights.bin at the board's root."""
     _pack_heap()
     from control import loader
 
-    loader.reserve()  # first, while the heap is whole: the board's player's weights
+    loader.reserve(weights)  # first, while the heap is whole: the board's player's weights
     from control.boot import boot
     from display.renderer import Renderer
 
@@ -346,6 +348,7 @@ def build(
             "layout": layout,
             "leds": board.LED_COUNT,
             "order": board.LED_ORDER,
+            "network_units": loader.units(),  # the board's player's network (None: none)
         }
         proto = Protocol(
             ctl, info, write or link.make_writer(out_stream), now, strip, app.selftest, app.stop

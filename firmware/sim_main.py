@@ -2,6 +2,7 @@
 #
 #   micropython sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board pico]
 #                           [--pace MS] [--nonblocking] [--board-timing none|pico|pico-dma|esp32s3]
+#                           [--weights FILE]
 #
 # `ledgammon sim` starts this with a pseudo-terminal as stdin and stdout (non-blocking, hence
 # --nonblocking), so a host talks to it exactly as to a board's USB serial port. Buttons
@@ -10,6 +11,8 @@
 # player's time per step (700 ms; tests play faster). --board-timing runs at a board's speed
 # (sim_timing.py: computing slowed to its CPU, strip writes and the USB serial port as slow as
 # there; pico-dma: the RP2040's PIO + DMA strip path); default none, the host's own speed.
+# --weights: the board's player's network (`ledgammon sim --board` gives that board's: what
+# `ledgammon deploy` installs on it as weights.bin); default weights.bin beside this script.
 # Runs under CPython too.
 # --parent-fd N: the read end of a pipe whose write end only `ledgammon sim` holds; when it
 # hangs up (the wrapper ended, even by SIGKILL) the firmware saves and stops, so it never
@@ -26,6 +29,7 @@ from sim_timing import TIMINGS, PacedApp, setup
 USAGE = (
     "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
     " [--pace MS] [--nonblocking] [--board-timing none|pico|pico-dma|esp32s3] [--parent-fd N]"
+    " [--weights FILE]"
 )
 
 
@@ -39,6 +43,7 @@ def _options(argv):
         "nonblocking": False,
         "board-timing": "none",
         "parent-fd": None,
+        "weights": None,
     }
     i = 0
     while i < len(argv):
@@ -98,6 +103,7 @@ def make_app(opts):
         nonblocking=opts["nonblocking"],
         out_stream=port,
         app_class=PacedApp if pace is not None else None,
+        weights=opts["weights"],
     )
     if pace is not None:  # every step of the firmware's own work at the board's pace
         app.pace = pace

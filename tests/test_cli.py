@@ -18,6 +18,7 @@ import pytest
 from ledgammon import commands, deploy
 from ledgammon.cli import main
 from ledgammon.errors import DeployError
+from ledgammon.sim import Simulator
 from mpytools import MPY_CROSS, require
 from simkit import connect, start_sim
 
@@ -425,6 +426,18 @@ def test_deploy_gives_a_board_with_room_the_larger_network(tmp_path, board):
         open(os.path.join(ROOT, "firmware", "weights-64.bin"), "rb") as g,
     ):
         assert f.read() == g.read()
+
+
+@pytest.mark.parametrize("board", sorted(deploy.WEIGHTS))
+def test_the_simulator_of_a_board_gets_the_network_deploy_installs_on_it(tmp_path, board):
+    cmd = Simulator(flash=str(tmp_path), board=board).command()
+    assert cmd[cmd.index("--board") + 1] == board
+    weights = cmd[cmd.index("--weights") + 1] if "--weights" in cmd else None
+    if deploy.WEIGHTS[board] == "weights.bin":  # the firmware's own default
+        assert weights is None
+    else:
+        assert weights == os.path.join(ROOT, "firmware", deploy.WEIGHTS[board])
+    assert os.path.isfile(weights or os.path.join(ROOT, "firmware", "weights.bin"))
 
 
 def test_deploy_without_the_board_s_weights_says_so(tmp_path):

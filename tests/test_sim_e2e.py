@@ -37,6 +37,7 @@ def test_complete_games_through_the_client(tmp_path):
     host engine and ends in the board's final position and result."""
     with start_sim(str(tmp_path), seed=11) as sim, connect(sim.port) as client:
         assert client.info["protocol"] == 1 and client.info["board"] == "pico"
+        assert client.info["network_units"] == 40  # the Pico's network (deploy.WEIGHTS)
         rng = random.Random(5)
         for n in range(3):
             if n:
@@ -171,6 +172,16 @@ def test_minimal_layout_and_cpython_sim(tmp_path):
     with start_sim(str(tmp_path / "b"), python=True) as sim, connect(sim.port) as client:
         st = play_game(client, random.Random(1))
         assert replay(client.history()).position_id() == st["current_id"]
+
+
+def test_a_simulated_pico_2_plays_with_the_network_deploy_gives_it(tmp_path):
+    """`--board pico2` (and esp32s3): that board's module and the 64-unit network that
+    `ledgammon deploy` installs on it, which its own player and HINT then use."""
+    with start_sim(str(tmp_path), board="pico2") as sim, connect(sim.port) as client:
+        assert client.info["board"] == "pico2" and client.info["network_units"] == 64
+        assert client.press("ROLL")["ok"] and client.state()["phase"] == "move"
+        hint = client.call("hint")
+        assert hint["ok"] and hint["steps"], hint
 
 
 def test_lit_board_within_two_seconds(tmp_path):

@@ -6,6 +6,7 @@
 from kernels.compat import unload as _unload
 
 _weights = None  # the weight file's blocks, read by reserve()
+_path = None  # the weight file reserve() was given (the simulator's of another board), or None
 
 
 def weights_path():
@@ -16,15 +17,18 @@ def weights_path():
     return f[: f.rfind("/") + 1] + "weights.bin"
 
 
-def reserve():
-    """Reads the weights now (start-up); whether they could be. A missing or broken file,
-    or no room, is left for opponent() to report when the board is to play."""
-    global _weights
+def reserve(path=None):
+    """Reads the weights now (start-up): the file at `path`, by default weights_path();
+    whether they could be. A missing or broken file, or no room, is left for opponent() to
+    report when the board is to play."""
+    global _weights, _path
+    if path is not None:
+        _path = path
     if _weights is None:
         try:
             from kernels.weights import read
 
-            _weights = read(weights_path())
+            _weights = read(_path or weights_path())
         except Exception:  # OSError, ValueError, MemoryError: reported when needed
             pass
         finally:
@@ -37,7 +41,12 @@ def opponent():
     raises: OSError (no file), ValueError (a broken one), MemoryError (no room)."""
     from gammon.opponent import shared
 
-    return shared(_weights or weights_path())
+    return shared(_weights or _path or weights_path())
+
+
+def units():
+    """The hidden units of the network read at start-up (`hello` says it), or None."""
+    return _weights[0] if _weights is not None else None
 
 
 def unload():

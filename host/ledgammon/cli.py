@@ -11,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from . import deploy
 from .commands import (
     cmd_config,
     cmd_deploy,
@@ -61,6 +62,14 @@ def _common() -> argparse.ArgumentParser:
 
 
 def _sim_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--board",
+        choices=sorted(deploy.WEIGHTS),
+        default="pico",
+        help="the board simulated: its LEDs, its buttons and the network its own player "
+        "gets from `ledgammon deploy` (pico: 40 hidden units; pico2, esp32s3: 64); "
+        "default pico",
+    )
     p.add_argument(
         "--flash",
         default=None,

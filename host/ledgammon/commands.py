@@ -135,8 +135,11 @@ def cmd_ports(args: argparse.Namespace) -> int:
 
 def cmd_hello(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
-        return "ledgammon firmware %s, protocol %d, board %s (%s layout, %d LEDs)" % (
-            r["firmware"], r["protocol"], r["board"], r["layout"], r["leds"])
+        units = r.get("network_units")  # (older firmware does not say)
+        player = "" if "network_units" not in r else (
+            ", its player's network %d units" % units if units else ", no player's network")
+        return "ledgammon firmware %s, protocol %d, board %s (%s layout, %d LEDs%s)" % (
+            r["firmware"], r["protocol"], r["board"], r["layout"], r["leds"], player)
 
     return request(args, "hello", text)
 

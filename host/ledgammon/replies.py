@@ -140,7 +140,7 @@ REPLIES: dict[str, Check] = {
             "layout": one_of("full", "minimal"),
             "leds": COUNT,
         },
-        {"order": STR},
+        {"order": STR, "network_units": maybe(COUNT)},
     ),
     "state": STATE,
     "leds": fields({"frame": BASE64}, {"count": COUNT, "order": STR}),

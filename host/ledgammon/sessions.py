@@ -69,6 +69,7 @@ def _simulator(args: argparse.Namespace, log: str | None = None) -> Simulator:
         log=log,
         pace=args.pace,
         board_timing=getattr(args, "board_timing", "none"),
+        board=getattr(args, "board", "pico"),
     )
 
 

@@ -28,7 +28,7 @@ import tty
 from types import TracebackType
 from typing import IO
 
-from . import flashdir, resources
+from . import deploy, flashdir, resources
 from .errors import SimulatorError
 
 FIRMWARE = resources.firmware()  # the package's copy, or the checkout's (editable install)
@@ -112,6 +112,9 @@ class Simulator:
         else:
             cmd = [find_micropython(), "-X", "heapsize=" + self.heap, SIM_MAIN]
         cmd += ["--flash", self.flash, "--board", self.board]
+        weights = deploy.WEIGHTS.get(self.board, deploy.INSTALLED_WEIGHTS)
+        if weights != deploy.INSTALLED_WEIGHTS:  # the network deploy installs on that board
+            cmd += ["--weights", os.path.join(FIRMWARE, weights)]
         if self.nonblocking:
             cmd.append("--nonblocking")
         if self.layout:
