@@ -700,6 +700,10 @@ def test_the_escape_ends_the_simulator_and_garbage_does_not(tmp_path):
         assert sim.alive() and client.state()["phase"] == "opening"
         time.sleep(0.3)  # silence, then mpremote's interrupt
         port.write(b"\r\x03\r\x01")
+        deadline = time.monotonic() + 10
+        while sim.alive() and time.monotonic() < deadline:  # read only once it has ended:
+            time.sleep(0.02)  # its last words stay readable (Simulator.LINGER_S)
+        assert not sim.alive()
         events = []
         while True:
             line = client.transport.read_line(10)

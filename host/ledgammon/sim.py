@@ -21,8 +21,11 @@ import pty
 import select
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import termios
+import threading
 import time
 import tty
 from types import TracebackType
@@ -36,6 +39,11 @@ NATIVE = resources.native()  # kernels/: viper code
 SIM_MAIN = os.path.join(FIRMWARE, "sim_main.py")
 BOOT_TIMEOUT = 10.0  # compiling the firmware from source on a slow machine takes a while
 HEAP = "512K"  # from source on this 64-bit port: ~110 KB in use after boot; room for games
+# Once the firmware has ended, what it wrote last (the `repl` event of the escape) is kept
+# readable this long at most, until a client has read it; then the port hangs up. (The pty
+# hangs up when its firmware side's last descriptor closes, and Linux then drops what the
+# client had not read yet.)
+LINGER_S = 2.0
 
 
 def find_micropython() -> str:
@@ -92,6 +100,9 @@ class Simulator:
         self.port = ""
         self.boot: bytes = b""  # the firmware's boot event line
         self._slave = -1
+        self._master = -1  # our copy of the firmware's side: closed once its words are read
+        self._fds = threading.Lock()  # the two above: closed here or by the watcher
+        self._watcher: threading.Thread | None = None  # hangs the port up after the firmware
         self._lock = -1
         self._parent = (-1, -1)  # the pipe the firmware watches: (its read end, our write end)
 
@@ -168,16 +179,41 @@ class Simulator:
                 os.close(self._parent[0])
                 self._parent = (-1, self._parent[1])
         self._slave = slave
+        self._master = master  # keeps what a firmware dying at start, or ending, wrote readable
         self.port = os.ttyname(slave)
         try:
-            # our copy of the master keeps what a firmware dying at start wrote readable
             self.boot = self._wait_boot(timeout)
         except BaseException:
             self.stop()
             raise
-        finally:
-            os.close(master)
+        self._watcher = threading.Thread(
+            target=self._hang_up_after, args=(self.proc,), daemon=True
+        )
+        self._watcher.start()
         return self.port
+
+    def _hang_up_after(self, proc: subprocess.Popen[bytes]) -> None:
+        """Once the firmware has ended, the port hangs up as a board's vanishes, but only when
+        a client has read its last lines (or after LINGER_S)."""
+        proc.wait()
+        deadline = time.monotonic() + LINGER_S
+        while self._unread() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with self._fds:
+            if self._master >= 0:
+                os.close(self._master)
+                self._master = -1
+
+    def _unread(self) -> int:
+        """Bytes the firmware wrote that no client has read yet."""
+        with self._fds:
+            if self._slave < 0:
+                return 0
+            try:
+                got = fcntl.ioctl(self._slave, termios.FIONREAD, b"\0\0\0\0")
+            except OSError:
+                return 0
+        return int(struct.unpack("i", got)[0])
 
     def _wait_boot(self, timeout: float) -> bytes:
         """Reads the slave side until the firmware's boot event (nothing else is there yet)."""
@@ -248,8 +284,13 @@ class Simulator:
         return self.proc is not None and self.proc.poll() is None
 
     def wait(self, timeout: float | None = None) -> int:
+        """The firmware's exit code, once it has ended and its port has hung up (when a
+        client has read its last lines, LINGER_S at most)."""
         assert self.proc is not None
-        return self.proc.wait(timeout)
+        code = self.proc.wait(timeout)
+        if self._watcher is not None:
+            self._watcher.join(LINGER_S + 1)
+        return code
 
     def kill(self) -> None:
         """SIGKILL, as a power cut: no cleanup at all (the tests' restart-resume check)."""
@@ -270,9 +311,11 @@ class Simulator:
         self._close()
 
     def _close(self) -> None:
-        if self._slave >= 0:
-            os.close(self._slave)
-            self._slave = -1
+        with self._fds:
+            for fd in (self._slave, self._master):
+                if fd >= 0:
+                    os.close(fd)
+            self._slave = self._master = -1
         for fd in self._parent:
             if fd >= 0:
                 os.close(fd)
