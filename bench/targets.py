@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-from ledgammon.deploy import MPY_OPTIONS
+from ledgammon.deploy import MPY_OPTIONS, source_name
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -63,7 +63,7 @@ def deploy_tree(dest: str) -> None:
 def _mpy_cross(src: str, out: str, rel: str) -> None:
     """As ledgammon.deploy compiles it (its options, `rel` the name in tracebacks)."""
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    cmd = [MPY_CROSS, "-march=host", *MPY_OPTIONS, "-s", rel, "-o", out, src]
+    cmd = [MPY_CROSS, "-march=host", *MPY_OPTIONS, "-s", source_name(rel), "-o", out, src]
     subprocess.run(cmd, check=True, cwd=ROOT)
 
 

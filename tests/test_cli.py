@@ -574,3 +574,11 @@ def test_play_sets_the_players_and_level(tmp_path, capsys, monkeypatch):
     assert run(capsys, "play", "--flash", flash, "--match", "0", "--cube", "off")[0] == 0
     assert seen[-1]["match_length"] == 0 and seen[-1]["cube"] is False
     assert states[-1]["match_length"] == 0 and states[-1]["cube_on"] is False
+
+
+def test_compiled_modules_name_their_file_by_the_module_s_name():
+    """mpy-cross -s: the module's dotted name, a qstr the board has anyway, not its path."""
+    assert deploy.source_name("control/report.py") == "control.report"
+    assert deploy.source_name("control/__init__.py") == "control"
+    assert deploy.source_name("app.py") == "app"
+    assert deploy.source_name("hw/boards/pico.py") == "hw.boards.pico"
