@@ -10,6 +10,10 @@
 # clock advanced a frame (20 ms) at a time, so every run is the same game.
 #   heap N     N complete games with no error event: prints "ok ..." and exits 0, else 1
 #              (bench/run.py looks for the smallest heap where this passes)
+#   heap N match   the same with the first game of a 5-point match with the cube, the board
+#              playing both sides (its cube decisions on both, the match's code and table)
+#   ... onward     (with heap) plays on after an error, 20,000 frames at most: whatever a
+#              heap too small makes fail later must fail as error events too (the tests)
 #   gc N       N games, each step once: the idle collections and those still inside steps
 #              (`noidle`: without the idle step, the check's control); one JSON line
 #   figures N  N games, each once for the allocations and five times for the times: the
@@ -244,8 +248,9 @@ class Rig:
         return button_of_target(targets[self.rnd(1)[0] % len(targets)])
 
 
-def play_game(rig, steps=None, frames_max=200000):
-    """One complete game: frames every 20 ms, the person's presses, a few requests a turn."""
+def play_game(rig, steps=None, frames_max=200000, onward=False):
+    """One complete game: frames every 20 ms, the person's presses, a few requests a turn.
+    It stops at the first error unless `onward` (then it plays on, frames_max at most)."""
     app = rig.app
     ctl = rig.ctl
     run = steps.run if steps is not None else _call
@@ -274,8 +279,8 @@ def play_game(rig, steps=None, frames_max=200000):
     for _ in range(frames_max):
         g = ctl.game
         rig.drain(run, idle)
-        if rig.sink.errors or rig.sink.refused:  # failed already (a side given back to a
-            return False  # person, whom this script does not play: the game would not end)
+        if (rig.sink.errors or rig.sink.refused) and not onward:  # failed already (a side
+            return False  # given back to a person, whom this script does not play: no end)
         if g.phase == OVER:
             run("r", rig.request, '{"cmd":"history"}')
             rig.drain(run, idle)
@@ -300,8 +305,9 @@ def play_game(rig, steps=None, frames_max=200000):
                 rig.drain(run, idle)
                 run("h", app.long_press, "ROLL", rig.now + 800)
                 rig.drain(run, idle)
-                if rig.sink.allow:
+                if rig.sink.allow and not onward:
                     raise RuntimeError("ROLL during the play was not refused")
+                rig.sink.allow = 0  # (onward, after an error: perhaps not even that)
                 while ctl.hinting is not None:  # thought out a slice a frame (hint.py)
                     rig.now += FRAME_MS
                     frame("f")
@@ -317,13 +323,20 @@ def _call(kind, func, *args):
     func(*args)
 
 
-def _heap_game(n):
+MATCH = '{"cmd":"config","set":{"match_length":5,"cube":true}}'
+
+
+def _heap_game(n, match, onward):
     """Game n + 1 of heap(), None when it passed, else why not. Its Rig lives in this frame
     only: MicroPython's collector scans the stack conservatively, and a stale slot of
     heap()'s own frame kept a finished game's whole app alive through the next game."""
-    rig = Rig(n + 1, '["human","board"]', FAST_PACE)
+    rig = Rig(n + 1, '["board","board"]' if match else '["human","board"]', FAST_PACE)
     try:
-        ended = play_game(rig)
+        if match:  # the terms, then the match itself (the game now is given up)
+            for line in (MATCH, '{"cmd":"new"}'):
+                rig.request(line)
+                rig.drain(_call)
+        ended = play_game(rig, None, 20000, True) if onward else play_game(rig)
         if rig.sink.errors or rig.sink.refused:
             return "%s" % (rig.sink.first_error,)
         if not ended:
@@ -335,10 +348,10 @@ def _heap_game(n):
     return None
 
 
-def heap(games):
+def heap(games, match=False, onward=False):
     gc.collect()
     for n in range(games):
-        failed = _heap_game(n)
+        failed = _heap_game(n, match, onward)
         gc.collect()
         if failed is not None:
             print("fail: %s" % failed)
@@ -349,11 +362,11 @@ def heap(games):
 
 def main(args):
     if len(args) < 1 or args[0] not in ("heap", "figures", "gc"):
-        print("usage: micropython -m board_bench heap|figures|gc [GAMES] [noidle]")
+        print("usage: micropython -m board_bench heap|figures|gc [GAMES] [noidle|match onward]")
         return 2
     games = int(args[1]) if len(args) > 1 else 2
     if args[0] == "heap":
-        return heap(games)
+        return heap(games, "match" in args, "onward" in args)
     import board_figures  # the timing runs' own code, not in the heap mode's heap
 
     if args[0] == "gc":

@@ -41,19 +41,22 @@ def test_heap_account_of_a_game_against_the_board(tree):
     assert "app" in targets.heap_table(account)
 
 
-def test_a_heap_too_small_for_a_game_gives_error_events_never_an_exception(tree):
-    """From a heap where the game passes down to one where the firmware cannot even start,
-    8 KB at a time: in between, the board's player, a reply, a save or a setting finds no
-    room, and each is an error event, a lost line or a side given back to a person (the
-    bench's "fail: ..."), never an exception out of a press, a frame or a request, which
-    would stop a task on the board."""
-    heap = 256
-    code, out = targets.board_bench(tree, heap, "heap", "1")
-    assert code == 0 and out.startswith("ok"), out[-600:]
-    outcomes = []
+@pytest.mark.parametrize("mode, top", [("", 260), ("match", 324)])
+def test_a_heap_too_small_for_a_game_gives_error_events_never_an_exception(tree, mode, top):
+    """From a heap where the game passes (a game against the board; a match's game with the
+    cube, the board on both sides) down to one where the firmware cannot even start, 8 KB
+    at a time, the game played on after its first error: in between, the board's player, a
+    reply, a save, a setting, a throw or the LEDs of the cube find no room, and each is an
+    error event, a lost line or a side given back to a person (the bench's "fail: ..."),
+    never an exception out of a press, a frame or a request, which would stop a task on
+    the board."""
+    args = ["heap", "1", "onward"] + ([mode] if mode else [])
+    code, out = targets.board_bench(tree, top, *args)
+    assert code == 0 and out.startswith("ok"), "raise the top: %s" % out[-600:]
+    heap, outcomes = top, []
     while heap > 64:
         heap -= 8
-        code, out = targets.board_bench(tree, heap, "heap", "1")
+        code, out = targets.board_bench(tree, heap, *args)
         if "Traceback" not in out:
             assert out.startswith(("ok", "fail:")), out[-600:]
             outcomes.append(out[:4])

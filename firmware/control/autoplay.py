@@ -103,7 +103,10 @@ class Bot:
     def _give_back(self, ctl, now, exc, who=-1):
         side = ctl.game.turn if who < 0 else who  # (at the opening or a pass: one is enough)
         self.plan = self.hops = None
-        message = "the board's player failed (%r): player %d is a person's now" % (exc, side)
+        try:
+            message = "the board's player failed (%r): player %d is a person's now" % (exc, side)
+        except MemoryError:  # not even room for the words (these are made already)
+            message = "the board's player failed: no memory left"
         ctl.player_failed(side, message, now)
 
     def _wait(self, now, ms):

@@ -1,6 +1,6 @@
 # A setting's change, from the MENU or `config` alike: checked, saved and announced. Apart
 # from menu.py so that a `config` request does not load the menu (heap).
-from control.errors import err
+from control.errors import err, report
 
 
 def configure(ctl, key, value):
@@ -23,4 +23,4 @@ def save_settings(ctl):
     try:
         ctl.store.save_settings(ctl.settings.to_json())
     except (OSError, MemoryError) as exc:
-        ctl.emit({"event": "error", "code": "storage", "message": repr(exc)})
+        report(ctl.emit, "storage", exc)

@@ -132,11 +132,16 @@ class Controller:
 
         ok, out = configure(self, key, value)
         if ok:
-            if self.entry and not self.settings.physical_dice:
-                self.entry = None
-            self._sides()
-            self.turn_changed(now_ms)
+            self.settings_changed(now_ms)
         return ok, out
+
+    def settings_changed(self, now_ms):
+        """What follows from a change of the settings (configure; sides.failed's own when no
+        room was left to announce it)."""
+        if self.entry and not self.settings.physical_dice:
+            self.entry = None
+        self._sides()
+        self.turn_changed(now_ms)
 
     # The board's own player (autoplay.py) and HINT
     def _sides(self):
@@ -268,7 +273,10 @@ class Controller:
         if self.throw:  # the throw of the ROLL press that passed the turn (turns.roll)
             self.throw = False
             if self.game.phase == ROLL and not self.busy() and self.menu_item < 0:
-                self.apply_roll(None, now_ms)
+                try:
+                    self.apply_roll(None, now_ms)
+                except MemoryError as exc:  # no room for the turn: the game is still at ROLL
+                    fail(self, "internal", repr(exc), "ROLL", -1, now_ms)  # ROLL again
         if self.hinting is not None:
             if self.hinting.step(self, now_ms):
                 self.hinting = None

@@ -5,6 +5,8 @@
 # owns one Saver; this module writes its fields.
 from kernels.compat import const
 
+from control.errors import report
+
 NOW = const(0)  # the save is written when the change is made
 FRAME = const(1)  # ... after the frame that shows it (App.flush, its step after the draw)
 NEXT = const(2)  # ... at the start of the next frame (Controller.tick)
@@ -50,4 +52,4 @@ class Saver:
         try:
             self.size = self.store.save_game(self.game.chunks())
         except (OSError, MemoryError) as exc:  # the next change saves the whole game again
-            self.emit({"event": "error", "code": "storage", "message": repr(exc)})
+            report(self.emit, "storage", exc)

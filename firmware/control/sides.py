@@ -25,10 +25,9 @@ def player(ctl):
         ctl.view.error = 2  # the LEDs say so too
         message = "the board cannot play a side: %r" % (exc,)
         ctl.emit({"event": "error", "code": "no_player", "message": message})
-        try:  # as people: the next boot does not try again
-            ctl.store.save_settings(ctl.settings.to_json())
-        except OSError:
-            pass
+        from control.configure import save_settings
+
+        save_settings(ctl)  # as people: the next boot does not try again
         return None
 
 
@@ -36,7 +35,11 @@ def failed(ctl, side, message, now_ms):
     """The board's player failed while playing `side` (a bug, no memory): said plainly (a
     `no_player` event, view.error 2) and the side is a person's again."""
     ctl.view.error = 2
-    ctl.emit({"event": "error", "code": "no_player", "message": message})
-    players = list(ctl.settings.players)
-    players[side] = "human"
-    ctl.configure("players", players, now_ms)
+    try:
+        ctl.emit({"event": "error", "code": "no_player", "message": message})
+        players = list(ctl.settings.players)
+        players[side] = "human"
+        ctl.configure("players", players, now_ms)
+    except MemoryError:  # no room left to say or save it: the side is a person's all the same
+        ctl.settings.players[side] = "human"  # (a list of its own: no allocation)
+        ctl.settings_changed(now_ms)

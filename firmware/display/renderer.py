@@ -164,7 +164,9 @@ class Renderer:
         stacks(self._idx, self._geo, self._cnt, self._own)
         turn = view.turn & 1
         if view.match_length and (view.game_phase == _OVER or view.game_phase == _OPENING):
-            self._cube_leds().score(self, view)  # between games of a match
+            cube = self._cube_leds()  # between games of a match: the score
+            if cube is not None:
+                cube.score(self, view)
         if menu:
             item = view.menu_item + 1  # both 0-based (menu.py), shown as 1-6 pips
             value = view.menu_value + 1
@@ -177,7 +179,9 @@ class Renderer:
             dice_leds.dice(self, view, now_ms, t, turn)
             self.segment(_SLOT_TURN + turn, E_FULL + turn)
         if view.cube_on or view.ask or view.advice:
-            self._cube_leds().cube(self, view, on)
+            cube = self._cube_leds()
+            if cube is not None:
+                cube.cube(self, view, on)
         if view.flash_target >= 0 and _active(view.flash_until, now_ms):
             if view.flash_target == TARGET_DICE:
                 self.face(_SLOT_DIE, FACE_ALL, E_ERR)
@@ -235,9 +239,15 @@ class Renderer:
         return True
 
     def _cube_leds(self):
+        """display/cube_leds.py, loaded with the first cube or match; None when its code finds
+        no room yet (a full heap): this frame goes without the cube's LEDs and the next one
+        is drawn whole again, rather than the exception stopping the render task."""
         if self._cube is None:
-            from display import cube_leds
-
+            try:
+                from display import cube_leds
+            except MemoryError:
+                self._fresh = True
+                return None
             self._cube = cube_leds
         return self._cube
 
