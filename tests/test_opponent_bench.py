@@ -67,5 +67,7 @@ def test_bench_json_has_issue_11_figures(tmp_path):
     for key, value in figs.items():
         assert type(value) in (int, float) and math.isfinite(value), (key, value)
     assert figs["heap_smallest_kb_vs_board"] > 0 and figs["heap_smallest_kb_vs_board"] % 8 == 0
+    # a match's game needs the match's code and the board's cube decisions too
+    assert figs["heap_smallest_kb_match_game"] > figs["heap_smallest_kb_vs_board"]
     assert figs["alloc_max_press_bytes"] > 0 and figs["loop_hold_max_us"] > 0
     assert "heap_smallest_kb_vs_board" in proc.stdout  # printed too
