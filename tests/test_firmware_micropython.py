@@ -43,7 +43,7 @@ HEAP = {
     # 2026-12-01 with the cube and match code of that day: autoplay passes in 176K,
     # autoplay_app in 184K, autoplay_heap in 120K, autoplay_powercut in 160K
     "test_autoplay": "176K",
-    "test_autoplay_app": "192K",
+    "test_autoplay_app": "200K",  # 192K until the full heap's error paths (2026-12-02)
     # the cube (gammon/cube*.py, the table) beside the player: passes in 72K; whole games and a
     # match of the board against itself with the cube: 176K, as test_autoplay
     "test_autoplay_cube": "80K",
@@ -59,7 +59,7 @@ HEAP = {
     # a save of MAX_SAVE (16 KB) is read in one piece and parsed: passed in 112K before the
     # match in the game model (its hooks and the save loader's terms), 128K since (measured
     # 2026-12-01); the rest (the 2 MB and 20 MB files, never read) passes in 96K
-    "test_boot": "128K",
+    "test_boot": "136K",  # 128K until the full heap's error paths (~1 KB of code, 2026-12-02)
     # a match's save read back at boot (the match code, two controllers): passes in 120K
     "test_boot_match": "128K",
     # the cube's buttons and lights (control/cube_page hooks, turns, refusal; the View's match
@@ -74,7 +74,7 @@ HEAP = {
     # 72K fails since the match's hooks in model/game.py (~1.5 KB more code): passes in 76K
     "test_controller_heap": "88K",
     # the player loaded after a long menu walk: at 128K no 2 KB block is left (fragments)
-    "test_controller_menu": "160K",
+    "test_controller_menu": "168K",  # 160K until the full heap's error paths (2026-12-02)
     "test_controller_remote": "112K",
     # a person's decision refused for the board's side loads the board's player (~33 KB):
     # 144K fails after the match's games (no block for it), passes in 160K
@@ -103,7 +103,10 @@ HEAP = {
     # heap in pieces before the asyncio tests: 64K fails there, passes in 72K
     "test_outbox": "72K",
     "test_output": "96K",  # 84K since the cube's LEDs (cube_leds, dice_leds, marks)
-    "test_powercut": "112K",  # 96K fails since the match's hooks (a 1 KB save text block)
+    # 96K fails since the match's hooks (a 1 KB save text block), 112K since the full heap's
+    # error paths (2026-12-02: ~1 KB more code in control/; a save that then finds no room is
+    # a storage error event, where it raised before)
+    "test_powercut": "120K",
     # 144K fails since the cube's buttons and lights and the match's report (~4 KB more code
     # at start-up: no 800-byte block for a streamed reply's piece); passes in 160K; since
     # d0656bd (the save's Position ID through gammon.position) 160K fails on the test's own
@@ -111,7 +114,7 @@ HEAP = {
     "test_protocol": "176K",
     # a game of the board against itself (sliced player): 176K fails since `state` reports
     # the match (its fields, the Match ID: ~3 KB more code), passes in 192K
-    "test_protocol_board": "192K",
+    "test_protocol_board": "200K",  # 192K until the full heap's error paths (2026-12-02)
     # the match code (gammon.match, model/matchplay, past, report_match) beside the protocol
     # and, since the cube's buttons and lights, ~4 KB more code: 160K fails, 176K passes
     "test_protocol_match": "176K",
