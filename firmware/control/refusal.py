@@ -4,18 +4,14 @@
 from display.view import FLASH_MS, TARGET_DICE
 from hw.ticks import ticks_add
 
+from control.errors import report
+
 
 def fail(ctl, code, message, button, target, now):
     """A refused press (or a bug while pressing): a red flash where it was pressed (the dice
     for ROLL and UNDO) and an error event. Writes the view only, not the controller. In a
     heap with no room left for the event the flash is all there is: nothing raised."""
-    try:
-        ev = {"event": "error", "code": code, "message": message}
-        if button is not None:
-            ev["button"] = button
-        ctl.emit(ev)
-    except MemoryError:
-        pass
+    report(ctl.emit, code, message, button)
     v = ctl.view
     v.flash_target = target if target >= 0 else TARGET_DICE
     v.flash_until = ticks_add(now, FLASH_MS) or 1  # ticks wrap; 0 is 'none'

@@ -4,6 +4,8 @@
 # than leave a side nobody plays. Loaded only when the board is to play a side (heap).
 from model.settings import PLAYER_MODES
 
+from control.errors import report
+
 
 def player(ctl):
     """The board's player that ctl.settings.players call for: ctl.bot kept, a new one, or
@@ -24,7 +26,7 @@ def player(ctl):
         ctl.settings.set("players", PLAYER_MODES[0])
         ctl.view.error = 2  # the LEDs say so too
         message = "the board cannot play a side: %r" % (exc,)
-        ctl.emit({"event": "error", "code": "no_player", "message": message})
+        report(ctl.emit, "no_player", message)
         from control.configure import save_settings
 
         save_settings(ctl)  # as people: the next boot does not try again
@@ -35,11 +37,14 @@ def failed(ctl, side, message, now_ms):
     """The board's player failed while playing `side` (a bug, no memory): said plainly (a
     `no_player` event, view.error 2) and the side is a person's again."""
     ctl.view.error = 2
+    report(ctl.emit, "no_player", message)
     try:
-        ctl.emit({"event": "error", "code": "no_player", "message": message})
         players = list(ctl.settings.players)
         players[side] = "human"
         ctl.configure("players", players, now_ms)
-    except MemoryError:  # no room left to say or save it: the side is a person's all the same
+    except MemoryError:  # no room left to save or announce it: a person's side all the same
         ctl.settings.players[side] = "human"  # (a list of its own: no allocation)
-        ctl.settings_changed(now_ms)
+        try:
+            ctl.settings_changed(now_ms)
+        except MemoryError:  # nor for the view's refresh: the next press redraws it
+            pass

@@ -201,14 +201,12 @@ class Protocol:
         """The frame in base64, 64 characters a piece: no long text is made (its ~1.8 KB
         took three blocks of that size, which a cut-up heap may not have). The frame is
         copied when its first piece is written, so the reply shows one whole frame, drawn
-        before or after the request. The copy is made on the first `leds` and kept (a new
-        ~1.3 KB block at every reply is what a heap cut up by a game fails to give first);
-        the writer writes one line at a time, so one copy serves every reply."""
+        before or after the request, into the copy made with the protocol (a new ~1.3 KB
+        block at every reply is what a heap cut up by a game fails to give first); the
+        writer writes one line at a time, so one copy serves every reply."""
         buf = self.strip.buf
         n = len(buf)
         copy = self._frame
-        if copy is None or len(copy) != n:
-            copy = self._frame = bytearray(n)
         copy[:] = buf
         mv = memoryview(copy)
         for i in range(0, n, _B64_IN):
