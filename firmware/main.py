@@ -15,13 +15,54 @@
 # `resume`) stops that timer: the board restarts within 8 s. For long sessions create the
 # file /nowdt (`mpremote fs touch :nowdt`, then reset): the board then runs without a
 # watchdog, and a stop is not undone.
-import asyncio
 import sys
 
-from app import build
-from hw import hardware_setup
-
 guard = None  # the ReplGuard once the firmware has left for the REPL
+_NO_START_LED = 4  # every 4th LED lit red: the firmware could not start
+_RED = 48  # of 255
+
+
+def _error_line(code, text):
+    """An `error` event as one JSON line made by hand: for when the protocol's own writer
+    is not there (a task died before it was built; the firmware could not start)."""
+    text = text.replace("\\", "/").replace('"', "'")[:160]
+    return '{"event":"error","code":"%s","message":"%s"}\n' % (code, text)
+
+
+def _cannot_start(hw, write, exc):
+    """The firmware could not start: most likely no room in the heap for its code (a
+    MicroPython too big for this board's RAM, or modules not frozen), else a module
+    missing from the deployed files. Said plainly, as a `no_start` error event on the
+    serial port and every 4th LED red, and the REPL is left to the host to put it right
+    (`make deploy`): no watchdog, which would only restart the board into the same
+    failure, and nothing written to the flash, so the saved game is still there."""
+    try:
+        import gc
+
+        gc.collect()  # what the failed start made is garbage now: room for this
+    except ImportError:  # pragma: no cover (CPython has gc; the board's MicroPython too)
+        pass
+    try:
+        line = _error_line("no_start", "the firmware cannot start: %r" % (exc,))
+        if write is None:
+            sys.stdout.write(line)
+        else:
+            write(line.encode())
+    except Exception:  # no room even for the line (or no port): the LEDs say it
+        pass
+    strip = getattr(hw, "strip", None)
+    if strip is None:  # the hardware itself could not be set up: the event is all
+        return
+    try:
+        buf = strip.buf
+        red = hw.board.LED_ORDER.index("R")
+        for i in range(len(buf)):
+            buf[i] = 0
+        for i in range(0, len(buf) - 2, 3 * _NO_START_LED):
+            buf[i + red] = _RED
+        strip.write()
+    except Exception:  # the strip's own fault: the event has said it
+        pass
 
 
 def _reporter(app):
@@ -36,29 +77,40 @@ def _reporter(app):
         if app.protocol is not None:
             app.protocol.event(event)
         else:
-            text = text.replace("\\", "/").replace('"', "'")[:160]
-            sys.stdout.write('{"event":"error","code":"internal","message":"%s"}\n' % text)
+            sys.stdout.write(_error_line("internal", text))
 
     return report
 
 
-async def _run(app):
+async def _run(asyncio, app):
     asyncio.get_event_loop().set_exception_handler(_reporter(app))
     await app.main()
 
 
 def main(hw=None, write=None, host=None):
-    """Runs the board until the host asks for the REPL. Tests pass fake Hardware, a `write`
-    for the protocol's lines and `host(app)`: a coroutine standing in for the serial task."""
-    hw = hw or hardware_setup.setup()
-    app = build(hw.board, hw.layout, hw.keys, hw.strip, hw.store, hw.dice, write=write)
+    """Runs the board until the host asks for the REPL; None when the firmware could not
+    start (said so: _cannot_start). Tests pass fake Hardware, a `write` for the protocol's
+    lines and `host(app)`: a coroutine standing in for the serial task."""
+    try:  # everything the firmware loads and builds at start-up: nothing to fall back to
+        if hw is None:
+            from hw import hardware_setup
+
+            hw = hardware_setup.setup()
+        import asyncio
+
+        from app import build
+
+        app = build(hw.board, hw.layout, hw.keys, hw.strip, hw.store, hw.dice, write=write)
+    except Exception as exc:  # MemoryError above all: the code does not fit this heap
+        _cannot_start(hw, write, exc)
+        return None
     if host is not None:
         app.serial = lambda: host(app)
     if app.inputs.held(hw.board.SELFTEST_BUTTON[hw.layout]):
         app.selftest()
     app.wdt = hw.make_wdt()  # last: booting (loading the saved game) may take a while
     try:
-        asyncio.run(_run(app))
+        asyncio.run(_run(asyncio, app))
     finally:
         app.deinit()
     global guard

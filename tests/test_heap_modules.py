@@ -2,7 +2,9 @@
 MicroPython unix port on the firmware as bench/targets.py compiles it: the game ends
 without an error, every firmware module it loads is counted once, and the totals agree."""
 
+import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -67,3 +69,41 @@ def test_a_heap_too_small_for_a_game_gives_error_events_never_an_exception(tree,
         assert "in build" in out or "<module>" in out, out[-1200:]  # it could not start
         break
     assert "fail" in outcomes, outcomes  # some heaps were too small for the game itself
+
+
+def _start(tree, tmp_path, heap_kb, *args):
+    """tests/firmware/start_in_heap.py: main.main() on the fake hardware, main.py as source
+    beside the compiled tree (as on a board)."""
+    firmware = os.path.join(ROOT, "tests", "firmware")
+    path = ":".join((".frozen", os.path.join(firmware, "fake_hw"), firmware,
+                     os.path.join(ROOT, "firmware"), "."))
+    env = dict(os.environ, MICROPYPATH=path)
+    cmd = [targets.MICROPYTHON, "-X", "heapsize=%dK" % heap_kb,
+           os.path.join(firmware, "start_in_heap.py"), str(tmp_path), *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tree, timeout=120)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_a_board_that_cannot_start_says_so_with_an_event_and_red_leds(tree, tmp_path):
+    """main.py on a board has nothing to fall back to: when the firmware cannot start (no
+    room for its code in this heap, a module missing) it says so, a `no_start` error event
+    and every 4th LED red, and returns to the REPL, where an uncaught exception would leave
+    the LEDs dark and nothing a host reads as the protocol."""
+    code, out = _start(tree, tmp_path, 256)
+    assert code == 0 and out.startswith("started"), out[-1500:]
+    assert '"repl":true' in out and "no_start" not in out
+    code, out = _start(tree, tmp_path, 128)  # room for the hardware, not for the firmware
+    assert code == 0 and "Traceback" not in out, out[-1500:]
+    lines = out.splitlines()
+    assert lines[0] == "not started", out
+    leds = int(lines[1].split()[1])
+    assert lines[1] == "leds %d writes 1 red %d first [0, 4, 8] other 0" % (
+        leds, (leds + 3) // 4), out
+    event = json.loads(lines[2])
+    assert event["event"] == "error" and event["code"] == "no_start", event
+    assert "MemoryError" in event["message"], event
+    assert not os.listdir(tmp_path)  # nothing written: a saved game would still be there
+    code, out = _start(tree, tmp_path, 256, "nohw")  # main() finds no board module
+    assert code == 0 and out.startswith("not started") and "Traceback" not in out, out
+    event = json.loads(out.splitlines()[1])
+    assert event["code"] == "no_start" and "OSError" in event["message"], event

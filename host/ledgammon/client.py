@@ -76,7 +76,8 @@ class Client:
             if line is None:
                 raise NoAnswer(
                     "no answer from a board on %s within %.1f s (is the ledgammon firmware "
-                    "running there?)" % (self.url, self.timeout)
+                    "running there? every 4th LED red: it could not start, see "
+                    "hardware/README.md)" % (self.url, self.timeout)
                 )
             obj = self._parse(line)
             # the line with our id (an integer: not true, not 1.0) is the reply, unless it is
