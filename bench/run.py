@@ -238,6 +238,27 @@ def opponent(figs: dict[str, float], heap: str = "64K") -> None:
     print("targets: strong mean <= 5 ms, slowest <= 20 ms; weights <= 32 KB", flush=True)
 
 
+def cube(figs: dict[str, float], heap: str = "96K") -> None:
+    """The board's cube decisions (issue 14) on opponent()'s positions: time, allocation,
+    and what the cube's code and table take on the heap."""
+    cases = os.path.join(BUILD, "opponent_cases.txt")
+    mpy = os.path.join(BUILD, "mpy")
+    weights = os.path.join("firmware", "weights.bin")
+    print(
+        "== the board's cube decisions on the MicroPython unix port (-X heapsize=%s), in"
+        " the same positions ==" % heap,
+        flush=True,
+    )
+    script = os.path.join(ROOT, "bench", "cube_bench.py")
+    cmd = [MICROPYTHON, "-X", "heapsize=" + heap, script, "--path", mpy, cases, weights]
+    proc = subprocess.run(cmd, cwd=ROOT, check=False, capture_output=True, text=True)
+    lines = proc.stdout.rstrip().splitlines()
+    print("\n".join(lines[:-1]) if lines and lines[-1].startswith("{") else proc.stdout)
+    print(proc.stderr, end="", file=sys.stderr, flush=True)
+    if proc.returncode == 0 and lines and lines[-1].startswith("{"):
+        figs.update(json.loads(lines[-1]))
+
+
 def others(figs: dict[str, float]) -> None:
     """Benchmarks of the other parts, each a script of its own; a JSON last line is kept."""
     for name, interp, prefix in (
@@ -302,6 +323,7 @@ def main() -> int:
         if args.only is None:
             engine(figs)
             opponent(figs)
+            cube(figs)
             others(figs)
     finally:
         if figs:
