@@ -92,9 +92,11 @@ class Bot:
             return
         self.due = 0
         try:
-            if who >= 0:  # seen, then answered: a pace after each
-                self._cubes().answer(self.opp, ctl, now)
-                self._wait(now, ctl.pace_ms)
+            if who >= 0:  # seen, decided, answered: a pace, a tick, a pace
+                wait = self._cubes().answer(self.opp, ctl, now)
+                if not wait:
+                    return True  # the next tick at once
+                self._wait(now, wait)
             else:
                 return self._act(ctl, now)
         except Exception as exc:  # a bug, no memory: said plainly, and a person plays on
@@ -122,9 +124,10 @@ class Bot:
             if g.phase == DONE:
                 g.pass_turn()
                 ctl.emit({"event": "turn", "player": g.turn})
-            cube = g.phase == ROLL and g.terms != PLAIN
-            if cube and self._cubes().before_throw(self.opp, ctl, now):
-                return self._wait(now, pace)
+            if g.phase == ROLL and g.terms != PLAIN:  # the cube first, a tick of its own
+                wait = self._cubes().before_throw(self.opp, ctl, now)
+                if wait is not None:  # decided (0: act at once), or doubled, or resigned
+                    return self._wait(now, wait) if wait else True
             ctl.apply_roll(None, now)
             return
         if v.rolling_until and ticks_diff(v.rolling_until, now) > ROLL_MS - pace:

@@ -3,6 +3,8 @@
 # each of its throws the board may offer to resign or double (gammon/cube_play.decide, one
 # network evaluation), and it answers an offer made to one of its sides a pace after it is
 # made (cube_play.answer); every action goes through control/cube_actions.act(by_board=True).
+# A decision and what follows it (its action, or the throw) are ticks of their own: the two
+# together held the loop twice as long (~0.2-0.28 ms on the unix port in a match's game).
 # Also HINT's advice on a person's cube decision (cube_advice).
 from model.game import DONE, ROLL
 
@@ -14,45 +16,57 @@ class Cube:
 
     def __init__(self):
         self.turn = None  # the turn (game, turns recorded) its cube was considered for
+        self.what = None  # what it decided for that turn, not yet done (None: throw)
         self.seen = None  # the offer it saw and waits a pace to answer
+        self.reply = None  # its answer to that offer, decided and not yet given
         self.resigned = None  # (game, value) of its last resignation: once rejected, no more
 
     def before_throw(self, opp, ctl, now):
-        """Once a turn, before its throw: whether it offered to resign or doubled."""
+        """Before its throw, once a turn: the ms to wait before its next tick (0: the
+        decision is made, the next tick at once acts on it; a pace: it doubled or offered
+        to resign), or None: throw now."""
         g = ctl.game
         key = (g.game_number, len(g.codes))
-        if self.turn == key:
-            return False
-        self.turn = key
-        from gammon.cube_play import decide
+        if self.turn != key:
+            self.turn = key
+            from gammon.cube_play import decide
 
-        what = decide(opp.net, g.position, g.match, g.turn, ctl.settings.level)
+            self.what = decide(opp.net, g.position, g.match, g.turn, ctl.settings.level)
+            return 0
+        what = self.what
+        self.what = None
         if what is None:
-            return False
+            return None
         if what == "double":
             _act(ctl, "double", now)
-            return True
+            return ctl.pace_ms
         last = self.resigned
         if last is not None and last[0] == g.game_number and what[1] <= last[1]:
-            return False  # rejected once this game: it plays on rather than ask again
+            return None  # rejected once this game: it plays on rather than ask again
         self.resigned = (g.game_number, what[1])
         _act(ctl, "resign", now, what[1])
-        return True
+        return ctl.pace_ms
 
     def answer(self, opp, ctl, now):
-        """An offer to one of its sides: seen first (False: it waits a pace), then answered
-        (True)."""
+        """An offer to one of its sides: the ms to wait before its next tick. Seen first (a
+        pace), then decided (0: the next tick at once gives the answer), then answered (a
+        pace)."""
         g = ctl.game
         m = g.match
         key = (g.game_number, len(g.codes), m.offer, m.offer_value)
         if self.seen != key:
             self.seen = key
-            return False
-        self.seen = None
-        from gammon.cube_play import answer
+            self.reply = None
+            return ctl.pace_ms
+        if self.reply is None:
+            from gammon.cube_play import answer
 
-        _act(ctl, answer(opp.net, g.position, m, g.turn, ctl.settings.level), now)
-        return True
+            self.reply = answer(opp.net, g.position, m, g.turn, ctl.settings.level)
+            return 0
+        reply = self.reply
+        self.seen = self.reply = None
+        _act(ctl, reply, now)
+        return ctl.pace_ms
 
 
 def _act(ctl, kind, now, value=None):

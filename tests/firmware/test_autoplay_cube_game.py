@@ -230,3 +230,77 @@ def test_the_board_doubles_before_its_throw_when_a_person_passes_it_the_turn():
     assert log.cube[0] == {"event": "double", "by": 1, "cube": 2}  # before any throw
     assert watch.counts.get("roll", 0) == rolls and g.phase == ROLL
     fakes.done(ctl)
+
+
+def _board_to_roll(seed, board_points, person_points):
+    """A money game with the cube, the board (player 1) to roll after the person's play."""
+    from gammon import Position
+
+    ctl, watch, log = _setup(["human", "board"], (0, True, True), seed, pace=40)
+    g = ctl.game
+    person, board = [0] * 25, [0] * 25
+    for pt, n in person_points:
+        person[pt - 1] = n
+    for pt, n in board_points:
+        board[pt - 1] = n
+    g.setup(Position(board, person), 1)  # the board on roll
+    ctl.changed(1000)
+    assert g.turn == 1 and g.phase == ROLL and ctl.busy()
+    return ctl, watch, log
+
+
+def _tick_until_decided(ctl, now):
+    """Ticks until the board has made this turn's cube decision; the time reached."""
+    g = ctl.game
+    key = (g.game_number, len(g.codes))
+    for _ in range(200):
+        now += 20
+        ctl.tick(now)
+        cube = ctl.bot.cube
+        if cube is not None and cube.turn == key:
+            return now
+    raise AssertionError("no cube decision")
+
+
+def test_a_cube_decision_and_what_follows_it_are_ticks_of_their_own():
+    """The board's cube decision (one network evaluation) and what it leads to, the double
+    or the throw, and its answer to an offer and the answer given, are made in separate
+    ticks: the two in one held the loop about twice as long (a match's game on the unix
+    port: 0.2-0.28 ms, over issue 11's 0.25)."""
+    race = ((1, 5), (2, 5), (3, 5))  # about to bear off: a double (Jacoby: no gammons)
+    behind = ((7, 3), (8, 3), (9, 3), (10, 2), (11, 2), (12, 2))
+    ctl, watch, log = _board_to_roll(7, race, behind)
+    g = ctl.game
+    now = _tick_until_decided(ctl, 1000)
+    assert ctl.bot.cube.what == "double" and not log.cube  # decided, not yet offered
+    assert g.phase == ROLL and g.match.offer == 0
+    ctl.tick(now + 20)  # the next tick at once (no pace): the double
+    assert log.cube == [{"event": "double", "by": 1, "cube": 2}] and g.phase == ROLL
+    fakes.done(ctl)
+    # the start of a game: no double; the throw waits for the tick after the decision
+    ctl, watch, log = _board_to_roll(8, ((6, 5), (8, 3), (13, 5), (24, 2)),
+                                     ((6, 5), (8, 3), (13, 5), (24, 2)))
+    g = ctl.game
+    now = _tick_until_decided(ctl, 1000)
+    assert ctl.bot.cube.what is None and g.phase == ROLL and not g.dice
+    ctl.tick(now + 20)
+    assert g.phase == MOVE and g.dice and not log.cube  # thrown, no cube action
+    fakes.done(ctl)
+    # a person's double: seen (a pace), decided (a tick), answered (the next tick)
+    ctl, watch, log = _board_to_roll(9, ((6, 5), (8, 3), (13, 5), (24, 2)),
+                                     ((6, 5), (8, 3), (13, 5), (24, 2)))
+    g = ctl.game
+    g.setup(g.position.swap(), 0)  # the person on roll instead
+    ctl.changed(1000)
+    ok, out = act(ctl, "double", 1000)
+    assert ok, out
+    cube = ctl.bot._cubes()
+    now = 1000
+    while cube.reply is None:
+        assert not [e for e in log.cube if e["event"] in ("take", "drop")]
+        now += 20
+        ctl.tick(now)
+    assert cube.reply == "take" and g.match.offer  # decided; the offer still on the table
+    ctl.tick(now + 20)
+    assert log.cube[-1] == {"event": "take", "by": 1, "cube": 2}, log.cube
+    fakes.done(ctl)
