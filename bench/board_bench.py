@@ -31,7 +31,8 @@
 #              frame the render task's idle step (App.collect: the collection when one is
 #              due, hw/collector.py) is timed apart, as gc_collect_max_us; a collection of
 #              MicroPython's own that still falls inside a step stays in that step's time
-#              (and is counted: gc_in_steps).
+#              (and is counted: gc_in_steps). Then the same for the first game of a
+#              5-point match with the cube, board against board (its *_match figures).
 # The gc and figures modes' own code is bench/board_figures.py, imported only for them: the
 # heap mode's heap holds this harness and the firmware, not the timing runs' records.
 import gc

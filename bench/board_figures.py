@@ -3,9 +3,10 @@
 # the heap mode's smallest heap holds the firmware and the game's script, not this code.
 import gc
 import json
+import sys
 from array import array
 
-from board_bench import FAST_PACE, FRAME_MS, Rig, _call, mem_alloc, play_game
+from board_bench import FAST_PACE, FRAME_MS, MATCH, Rig, _call, mem_alloc, play_game
 from hw.storage import Store
 from hw.ticks import ticks_diff, ticks_us
 from model.game import MOVE, OVER
@@ -85,6 +86,8 @@ class Steps:
             self.us = array("H", bytearray(2 * size))
             self.fs_us = array("H", bytearray(2 * size))
         self.press_bytes = self.frame_bytes = self.hint_bytes = self.button_bytes = 0
+        self.frame_bytes_run = 0  # the board's frames that loaded no code (a module's import)
+        self.load_bytes = 0  # the steps that did: the code they loaded is kept, not churn
         self._press = -1  # bytes of a press not yet followed by its frame, -1 none
         self._hint = False
         self.gc_idle = 0  # idle collections made (App.collect)
@@ -127,12 +130,18 @@ class Steps:
             gc.collect()
             gc.disable()
         m0 = mem_alloc()
+        modules = len(sys.modules)
         t0 = ticks_us()
         func(*args)
         us = ticks_diff(ticks_us(), t0)
         io = fs.us - f0
         if self.alloc:
-            self._bytes(kind, mem_alloc() - m0)
+            b = mem_alloc() - m0
+            self._bytes(kind, b)
+            if len(sys.modules) != modules:
+                self.load_bytes = max(self.load_bytes, b)
+            elif kind == "b":
+                self.frame_bytes_run = max(self.frame_bytes_run, b)
             gc.enable()
             self.n += 1
             return
@@ -242,74 +251,112 @@ def _strip_rates():
     return out
 
 
+class Totals:
+    """What the timed games of figures() add up to: each kind of step's longest hold, the
+    largest allocations, the collections."""
+
+    def __init__(self):
+        self.hold = {"p": 0, "h": 0, "f": 0, "b": 0, "r": 0, "w": 0}
+        self.save = self.steps = self.hints = 0
+        self.gc_us = self.gc_idle = self.gc_in = 0
+        self.press_bytes = self.frame_bytes = self.hint_bytes = self.button_bytes = 0
+        self.frame_bytes_run = self.load_bytes = 0
+
+
+def _rig(n, match):
+    """Game n + 1's Rig: against the board, or (`match`) the first game of a 5-point match
+    with the cube, the board on both sides (its cube decisions and the match's code)."""
+    rig = Rig(n + 1, '["board","board"]' if match else '["human","board"]', FAST_PACE,
+              _timed_store)
+    if match:
+        for line in (MATCH, '{"cmd":"new"}'):
+            rig.request(line)
+            rig.drain(_call)
+    return rig
+
+
+def _timed_game(n, match, t):
+    """Game n + 1 played REPEATS + 1 times over (only one game's records are kept: a
+    board-sized heap holds them): first for the allocations, then for the times, each
+    step's fastest of the runs; added to the Totals `t`."""
+    first = None
+    size = 0
+    gc_n = -1  # idle collections made in every timed run of the game
+    for r in range(REPEATS + 1):
+        gc.collect()
+        if r == 0:
+            steps = Steps(True)
+        elif first is None:  # its arrays first, while the heap is whole
+            steps = first = Steps(False, size)
+        else:
+            steps = Steps(False, into=first)
+        rig = _rig(n, match)
+        try:
+            if not play_game(rig, steps):
+                raise RuntimeError("game %d did not end: %s" % (n + 1, rig.sink.first_error))
+        finally:
+            rig.close()
+        if r == 0:
+            steps.end()
+            size = steps.n + 2 * steps.frames  # the timing runs time a frame's 3 parts
+            t.press_bytes = max(t.press_bytes, steps.press_bytes)
+            t.frame_bytes = max(t.frame_bytes, steps.frame_bytes)
+            t.hint_bytes = max(t.hint_bytes, steps.hint_bytes)
+            t.button_bytes = max(t.button_bytes, steps.button_bytes)
+            t.frame_bytes_run = max(t.frame_bytes_run, steps.frame_bytes_run)
+            t.load_bytes = max(t.load_bytes, steps.load_bytes)
+        elif steps.n != size:
+            raise RuntimeError("the runs of game %d differ in length" % (n + 1))
+        if r == 1:
+            t.hints += rig.hints
+            t.gc_idle += steps.gc_idle
+            t.gc_in += steps.gc_in
+        if r >= 1 and (gc_n < 0 or steps.gc_idle < gc_n):
+            gc_n = steps.gc_idle
+        del rig, steps
+    t.gc_us = max(t.gc_us, first.gc_max(gc_n))
+    t.steps += size
+    hold = t.hold
+    for i in range(size):
+        kind = chr(first.kinds[i])
+        hold[kind] = max(hold[kind], first.us[i])
+        t.save = max(t.save, first.fs_us[i])
+
+
 def figures(games):
-    """Each game played REPEATS + 1 times over, one game at a time (only one game's records
-    are kept: a board-sized heap holds them): first for the allocations, then for the
-    times, each step's fastest of the runs."""
-    hold = {"p": 0, "h": 0, "f": 0, "b": 0, "r": 0, "w": 0}
-    save = steps_total = hints = 0
-    gc_us = gc_idle = gc_in = 0
-    press_bytes = frame_bytes = hint_bytes = button_bytes = 0
+    """`games` games against the board, then a match's first game, the board on both sides
+    (its figures apart: issue 11's targets are set for a money game)."""
+    t = Totals()
     for n in range(games):
-        first = None
-        size = 0
-        gc_n = -1  # idle collections made in every timed run of the game
-        for r in range(REPEATS + 1):
-            gc.collect()
-            if r == 0:
-                steps = Steps(True)
-            elif first is None:  # its arrays first, while the heap is whole
-                steps = first = Steps(False, size)
-            else:
-                steps = Steps(False, into=first)
-            rig = Rig(n + 1, '["human","board"]', FAST_PACE, _timed_store)
-            try:
-                if not play_game(rig, steps):
-                    raise RuntimeError("game %d did not end: %s" % (n + 1, rig.sink.first_error))
-            finally:
-                rig.close()
-            if r == 0:
-                steps.end()
-                size = steps.n + 2 * steps.frames  # the timing runs time a frame's 3 parts
-                press_bytes = max(press_bytes, steps.press_bytes)
-                frame_bytes = max(frame_bytes, steps.frame_bytes)
-                hint_bytes = max(hint_bytes, steps.hint_bytes)
-                button_bytes = max(button_bytes, steps.button_bytes)
-            elif steps.n != size:
-                raise RuntimeError("the runs of game %d differ in length" % (n + 1))
-            if r == 1:
-                hints += rig.hints
-                gc_idle += steps.gc_idle
-                gc_in += steps.gc_in
-            if r >= 1 and (gc_n < 0 or steps.gc_idle < gc_n):
-                gc_n = steps.gc_idle
-            del rig, steps
-        gc_us = max(gc_us, first.gc_max(gc_n))
-        steps_total += size
-        for i in range(size):
-            kind = chr(first.kinds[i])
-            hold[kind] = max(hold[kind], first.us[i])
-            save = max(save, first.fs_us[i])
-        first = None
+        _timed_game(n, False, t)
+    m = Totals()
+    _timed_game(0, True, m)
+    hold = t.hold
     out = {
-        "alloc_max_press_bytes": press_bytes,
-        "alloc_max_board_frame_bytes": frame_bytes,
+        "alloc_max_press_bytes": t.press_bytes,
+        "alloc_max_board_frame_bytes": t.frame_bytes,
         "loop_hold_max_us": max(hold.values()),
         "loop_hold_press_max_us": max(hold["p"], hold["h"]),
         "loop_hold_hint_max_us": hold["h"],
-        "alloc_max_hint_bytes": hint_bytes,
-        "alloc_max_button_press_bytes": button_bytes,  # presses but HINT
+        "alloc_max_hint_bytes": t.hint_bytes,
+        "alloc_max_button_press_bytes": t.button_bytes,  # presses but HINT
         "loop_hold_person_frame_max_us": hold["f"],
         "loop_hold_board_frame_max_us": hold["b"],
         "loop_hold_request_max_us": hold["r"],
         "loop_hold_writer_max_us": hold["w"],
-        "save_write_max_us": save,
-        "gc_collect_max_us": gc_us,  # the render task's idle collection, a step of its own
-        "gc_idle_collections": gc_idle,  # in each game's first timed run
-        "gc_in_steps": gc_in,  # steps in which MicroPython collected by itself (those runs)
+        "save_write_max_us": t.save,
+        "gc_collect_max_us": t.gc_us,  # the render task's idle collection, a step of its own
+        "gc_idle_collections": t.gc_idle,  # in each game's first timed run
+        "gc_in_steps": t.gc_in,  # steps in which MicroPython collected by itself (those runs)
         "board_bench_games": games,
-        "board_bench_steps": steps_total,
-        "board_bench_hints": hints,
+        "board_bench_steps": t.steps,
+        "board_bench_hints": t.hints,
+        # the match's game: its frames (cube decisions, the board's moves), requests, writes
+        "loop_hold_match_max_us": max(m.hold.values()),
+        "alloc_max_match_frame_bytes": m.frame_bytes_run,  # loading no code
+        "alloc_max_match_load_bytes": m.load_bytes,  # a step that loaded the match's code
+        "gc_in_steps_match": m.gc_in,
+        "board_bench_match_steps": m.steps,
     }
     out.update(_strip_rates())
     print(json.dumps(out))
