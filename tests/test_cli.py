@@ -19,7 +19,7 @@ from ledgammon import commands, deploy
 from ledgammon.cli import main
 from ledgammon.errors import DeployError
 from ledgammon.sim import Simulator
-from mpytools import MPY_CROSS, require
+from mpytools import MICROPYTHON, MPY_CROSS, require
 from simkit import connect, start_sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -484,6 +484,62 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     one_error_line(
         *run(capsys, "deploy", "-p", "x", "--board", "nope", "--dry-run")[::2], 7, "unknown board"
     )
+
+
+def _board_root(root):
+    """A board's filesystem after `ledgammon deploy` (and an older flat layout's module),
+    with a saved game and settings beside it."""
+    for rel in ("gammon/position.mpy", "control/autoplay.mpy", "kernels/net.mpy",
+                "hw/boards/pico.mpy", "app.mpy", "link.mpy", "main.py", "weights.bin",
+                "game.json", "settings.json"):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+
+
+def _run_on_board(root, code):
+    cmd = [require(MICROPYTHON), "-c", code]
+    return subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=60)
+
+
+def test_deploy_frozen_installs_main_and_the_larger_network_and_clears_the_old_modules(
+    tmp_path, capsys
+):
+    """`deploy --frozen`, for a board whose MicroPython image holds the firmware: only
+    main.py and the 64-unit network are copied, and what an earlier deploy left (which
+    would shadow the frozen modules) is removed, but only from a board whose image really
+    holds the firmware; the saves stay."""
+    build = str(tmp_path / "b")
+    made = deploy.stage_frozen(build)
+    assert made == ["main.py", "weights.bin"]
+    for name, src in (("main.py", "main.py"), ("weights.bin", "weights-64.bin")):
+        with open(os.path.join(build, name), "rb") as f, open(
+            os.path.join(ROOT, "firmware", src), "rb"
+        ) as g:
+            assert f.read() == g.read(), name
+    cmds = deploy.frozen_commands("/dev/ttyACM0", made, "mpremote")
+    board = ["mpremote", "connect", "/dev/ttyACM0", "resume"]
+    assert cmds[0][:5] == board + ["exec"] and cmds[0][5] == deploy.frozen_code()
+    assert cmds[1:] == [board + ["fs", "cp", "main.py", "weights.bin", ":"], board + ["reset"]]
+    # on a MicroPython with no firmware frozen in (this unix port): an error, nothing removed
+    root = tmp_path / "board"
+    _board_root(root)
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    proc = _run_on_board(root, deploy.frozen_code())
+    out = proc.stdout + proc.stderr  # (MicroPython prints its traceback on stdout)
+    assert proc.returncode != 0 and "no ledgammon firmware frozen" in out, out
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
+    # with it (the image's modules stand in a folder of their own here): the old code goes
+    image = tmp_path / "image"
+    shutil.copytree(os.path.join(ROOT, "native", "kernels"), image / "kernels")
+    proc = _run_on_board(root, deploy.frozen_code(str(image)))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    left = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    assert left == ["game.json", "main.py", "settings.json", "weights.bin"], left
+    code, out, _ = run(capsys, "deploy", "-p", "/dev/ttyACM0", "--frozen", "--dry-run",
+                       "--build", str(tmp_path / "c"))
+    assert code == 0 and "fs cp main.py weights.bin :" in out and "reset" in out, out
+    assert "frozen-pico" in out and "compiled" not in out
 
 
 def test_players_level_and_hint_commands(sim, capsys):

@@ -191,6 +191,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--board", default="pico", help="board module (firmware/hw/boards/NAME.py)")
     p.add_argument("--build", default="build", help="where the compiled firmware goes")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run none")
+    p.add_argument(
+        "--frozen",
+        action="store_true",
+        help="the board's MicroPython image has the firmware frozen in (firmware/manifest.py, "
+        "hardware/README.md): install only main.py and the 64-unit network, which its heap "
+        "then has room for, and remove the modules an earlier deploy left",
+    )
     return top
 
 

@@ -251,5 +251,6 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
 def cmd_deploy(args: argparse.Namespace) -> int:
     from . import deploy
 
-    deploy.deploy(_port(args), board=args.board, build=args.build, dry_run=args.dry_run)
+    deploy.deploy(_port(args), board=args.board, build=args.build, dry_run=args.dry_run,
+                  frozen=args.frozen)
     return 0

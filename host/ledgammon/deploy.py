@@ -33,7 +33,8 @@ DATA = (".bin",)  # copied unchanged: the weights of the board's own player (aut
 # The board's player's network per board (hardware/board.json's `weights`; tests check they
 # agree), installed as weights.bin, the only name the firmware reads: the Pico gets the
 # 40-unit network its heap is measured with; boards with room the 64-unit one, which plays
-# better for 5 KB more heap and about 1.3 times the thinking (docs/opponent.md).
+# better for 5 KB more heap and about 1.3 times the thinking (docs/opponent.md). With the
+# frozen image every board has room for it (FROZEN_WEIGHTS).
 WEIGHTS = {"pico": "weights.bin", "pico2": "weights-64.bin", "esp32s3": "weights-64.bin"}
 INSTALLED_WEIGHTS = "weights.bin"
 # No line-number tables in the .mpy: a board loads its code into RAM, where they took about
@@ -168,18 +169,113 @@ def commands(
     ]
 
 
-def deploy(port: str, board: str = "pico", build: str = "build", dry_run: bool = False) -> None:
-    """Compiles into BUILD/firmware-BOARD and installs it on the board on `port`."""
-    out = os.path.join(build, "firmware-" + board)
-    made = compile_firmware(out, board)
-    print("compiled %d files into %s" % (len(made), out))
+# A board whose MicroPython image has the firmware frozen in (firmware/manifest.py, built as
+# hardware/README.md says) runs its code from flash and keeps only data on the heap (65 KB
+# at a game's peak on an RP2040, against ~158 KB from .mpy files): every board then has
+# room for the 64-unit network, the Pico too. Only main.py (MicroPython runs a main.py
+# from the filesystem alone) and the weights stay files.
+FROZEN_WEIGHTS = "weights-64.bin"
+FROZEN_FILES = ("main.py",)
+# What `deploy` without --frozen leaves on the filesystem: files come before .frozen on
+# sys.path, so these would shadow the frozen modules.
+DEPLOYED = ("gammon", "hw", "model", "control", "display", "link", "kernels", "app.mpy",
+            "app.py")
+FROZEN_PROBE = "kernels.compat"  # a light module of the frozen firmware (native/kernels)
+
+
+def stage_frozen(build: str, firmware: str | None = None) -> list[str]:
+    """main.py and the 64-unit network (as weights.bin) into `build`: the files a board with
+    the frozen image keeps beside it; returns them."""
+    firmware = firmware or resources.firmware()
+    if not os.path.isfile(os.path.join(firmware, FROZEN_WEIGHTS)):
+        raise DeployError("no weights in %s (%s is missing)" % (firmware, FROZEN_WEIGHTS))
+    if os.path.isdir(build):
+        shutil.rmtree(build)
+    os.makedirs(build)
+    for name in FROZEN_FILES:
+        shutil.copyfile(os.path.join(firmware, name), os.path.join(build, name))
+    shutil.copyfile(os.path.join(firmware, FROZEN_WEIGHTS), os.path.join(build,
+                                                                         INSTALLED_WEIGHTS))
+    return [*FROZEN_FILES, INSTALLED_WEIGHTS]
+
+
+def frozen_code(frozen: str = ".frozen") -> str:
+    """MicroPython code for a board with the frozen image: it checks that the image really
+    holds the firmware (FROZEN_PROBE found on `frozen` alone, the path MicroPython gives its
+    frozen modules), else raises and removes nothing; then it removes what an earlier
+    deploy left (DEPLOYED, and the former flat layout's modules). The saved game and the
+    settings are files of their own and stay."""
+    stale = list(DEPLOYED) + [n + ext for n in FORMER for ext in (".py", ".mpy")]
+    return (
+        "import os, sys\n"
+        "for n in %r:\n"
+        "    sys.modules.pop(n, None)\n"
+        "p = sys.path[:]\n"
+        "sys.path[:] = [%r]\n"
+        "try:\n"
+        "    __import__(%r)\n"
+        "except ImportError:\n"
+        "    raise OSError('no ledgammon firmware frozen in this MicroPython image')\n"
+        "finally:\n"
+        "    sys.path[:] = p\n"
+        "def rm(f):\n"
+        "    try:\n"
+        "        mode = os.stat(f)[0]\n"
+        "    except OSError:\n"
+        "        return\n"
+        "    if mode & 0x4000:\n"
+        "        for n in os.listdir(f):\n"
+        "            rm(f + '/' + n)\n"
+        "        os.rmdir(f)\n"
+        "    else:\n"
+        "        os.remove(f)\n"
+        "for f in %r:\n"
+        "    rm(f)\n"
+        % ([FROZEN_PROBE, FROZEN_PROBE.split(".")[0]], frozen, FROZEN_PROBE, stale)
+    )
+
+
+def frozen_commands(
+    port: str, made: list[str], mpremote: str = "mpremote"
+) -> list[list[str]]:
+    """The mpremote command lines for a board with the frozen image (run with cwd=build):
+    the check and the removal (frozen_code), the copy of `made`, the reset."""
+    board = [mpremote, "connect", port, "resume"]
+    return [
+        board + ["exec", frozen_code()],
+        board + ["fs", "cp", *made, ":"],
+        board + ["reset"],
+    ]
+
+
+def deploy(
+    port: str, board: str = "pico", build: str = "build", dry_run: bool = False,
+    frozen: bool = False,
+) -> None:
+    """Compiles into BUILD/firmware-BOARD and installs it on the board on `port`; `frozen`:
+    the board's image holds the firmware, so only main.py and the weights are installed."""
+    if frozen:
+        out = os.path.join(build, "frozen-" + board)
+        made = stage_frozen(out)
+        print("%s into %s for the frozen image" % (", ".join(made), out))
+    else:
+        out = os.path.join(build, "firmware-" + board)
+        made = compile_firmware(out, board)
+        print("compiled %d files into %s" % (len(made), out))
     tool = "mpremote" if dry_run else _tool("mpremote")
-    for cmd in commands(port, out, made, tool):
+    cmds = frozen_commands(port, made, tool) if frozen else commands(port, out, made, tool)
+    for i, cmd in enumerate(cmds):
         shown = " ".join(a if "\n" not in a else "'<cleanup>'" for a in cmd)
         print("$ (cd %s && %s)" % (out, shown))
         if dry_run:
             continue
         proc = subprocess.run(cmd, cwd=out)
+        if proc.returncode != 0 and frozen and i == 0:
+            raise DeployError(
+                "the board on %s has no ledgammon firmware frozen into its MicroPython (or "
+                "did not answer): flash the image built with firmware/manifest.py first "
+                "(hardware/README.md), or deploy without --frozen; nothing was removed" % port
+            )
         if proc.returncode != 0:
             raise DeployError(
                 "mpremote failed (exit code %d): is the board on %s and not in use by another "
