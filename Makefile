@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 PORT ?= /dev/ttyACM0
 # make deploy's board: pico (RP2040), pico2 (RP2350) or esp32s3 (hardware/board.json)
 BOARD ?= pico
+# FROZEN=1: the board's MicroPython image holds the firmware (hardware/README.md, section 5)
+FROZEN ?=
 PYTEST_ARGS ?=
 STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
@@ -60,7 +62,7 @@ typecheck: $(STAMP)
 	MYPYPATH=$(TYPINGS) $(BIN)/mypy --config-file mypy-firmware.ini --custom-typeshed-dir $(TYPINGS)
 
 deploy: $(STAMP)
-	$(BIN)/ledgammon deploy --port $(PORT) --board $(BOARD)
+	$(BIN)/ledgammon deploy --port $(PORT) --board $(BOARD) $(if $(FROZEN),--frozen)
 
 # The installable tool, firmware included (pip install dist/ledgammon-*.whl[all]). build/lib
 # goes first: setuptools never removes files from it, so a deleted module would ship.
