@@ -9,10 +9,15 @@ _weights = None  # the weight file's blocks, read by reserve()
 _path = None  # the weight file reserve() was given (the simulator's of another board), or None
 
 
-def weights_path():
+def weights_path(f=None):
     """weights.bin at the board's root (where `ledgammon deploy` puts it), which is firmware/
-    in the simulator and the tests: the folder above control/."""
-    f = globals().get("__file__") or ""  # none when frozen into the firmware: the root
+    in the simulator and the tests: the folder above control/ (`f`: this module's file, by
+    default its __file__). Frozen into the firmware image, the module's file is none, or a
+    name under .frozen, which is no folder: the weights are then at the root too."""
+    if f is None:
+        f = globals().get("__file__") or ""
+    if f.startswith(".frozen"):
+        f = ""
     f = f[: f.rfind("/")]  # control/, in the root
     return f[: f.rfind("/") + 1] + "weights.bin"
 

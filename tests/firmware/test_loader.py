@@ -107,3 +107,16 @@ def test_compat_unload_drops_a_module_from_sys_modules_and_its_package():
 
     assert again is not report_history and hasattr(control, "report_history")
     unload("control.report_history")
+
+
+def test_the_weights_are_beside_the_code_or_at_the_root_when_it_is_frozen():
+    """weights.bin is read from the folder above control/ (the board's root as deployed,
+    firmware/ here); a module frozen into the firmware image has no folder (no __file__, or
+    a name under .frozen): the weights are at the root, where `deploy --frozen` puts them."""
+    from control.loader import weights_path
+
+    assert weights_path("/flash/control/loader.mpy") == "/flash/weights.bin"
+    assert weights_path("control/loader.mpy") == "weights.bin"
+    assert weights_path("") == "weights.bin"
+    assert weights_path(".frozen/control/loader.py") == "weights.bin"
+    assert weights_path().endswith("weights.bin")
