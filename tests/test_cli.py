@@ -542,6 +542,51 @@ def test_deploy_frozen_installs_main_and_the_larger_network_and_clears_the_old_m
     assert "frozen-pico" in out and "compiled" not in out
 
 
+class _Repl(threading.Thread):
+    """A board left at MicroPython's REPL, as a host sees it on the port: its banner and
+    prompt (long before: the host's port drops them as it opens), then each line it gets
+    echoed and the value of the dict literal that line is, and the prompt again; `first`
+    a line the board sends once the host is there (as it starts, say)."""
+
+    def __init__(self, first: bytes = b"") -> None:
+        super().__init__(daemon=True)
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = "socket://127.0.0.1:%d" % self.server.getsockname()[1]
+        self.first = first
+
+    def run(self) -> None:
+        conn, _ = self.server.accept()
+        with conn:
+            conn.sendall(b"MicroPython v1.29.0 on 2026-07-05; Raspberry Pi Pico with RP2040"
+                         b"\r\nType \"help()\" for more information.\r\n>>> ")
+            data = b""
+            while True:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                data += chunk
+                while b"\n" in data:
+                    line, data = data.split(b"\n", 1)
+                    value = repr(json.loads(line)).encode()
+                    conn.sendall(self.first + line + b"\r\n" + value + b"\r\n>>> ")
+                    self.first = b""
+
+
+def test_a_board_at_the_repl_or_that_could_not_start_is_said_to_be(capsys):
+    """No answer from a board is said as what it is: a board at MicroPython's REPL (its
+    firmware stopped, or it could not start), or the board's own `no_start` event."""
+    repl = _Repl()
+    repl.start()
+    code, _, err = run(capsys, "hello", "-p", repl.url, "--timeout", "0.5")
+    one_error_line(code, err, 3, "at MicroPython's REPL", "every 4th LED red", repl.url)
+    event = (b'{"event":"error","code":"no_start","message":"the firmware cannot start: '
+             b"MemoryError('memory allocation failed, allocating 592 bytes',)\"}\r\n")
+    repl = _Repl(event)
+    repl.start()
+    code, _, err = run(capsys, "state", "-p", repl.url, "--timeout", "0.5")
+    one_error_line(code, err, 3, "cannot start its firmware", "MemoryError", repl.url)
+
+
 def test_players_level_and_hint_commands(sim, capsys):
     p = sim.port
     one_error_line(*run(capsys, "hint", "-p", p)[::2], 5, "wrong_phase")  # no dice yet

@@ -22,6 +22,9 @@ from .replies import PROTOCOL
 from .transport import Transport
 
 MAX_EVENTS = 10000  # queued events beyond this are dropped, oldest first
+# How MicroPython's REPL begins its lines: its prompt, its banner, and the value of our request
+# as a Python dict (the REPL takes our line for a dict literal: {'cmd': 'hello', 'id': 1})
+REPL_LINES = (b">>> ", b"MicroPython v", b"raw REPL; CTRL-B to exit", b"{'")
 
 
 class Client:
@@ -70,15 +73,13 @@ class Client:
         msg.update(args)
         self.transport.write_line(json.dumps(msg, separators=(",", ":")).encode())
         deadline = time.monotonic() + self.timeout
+        repl = False  # lines as MicroPython's REPL writes them: no firmware answers there
         while True:
             left = deadline - time.monotonic()
             line = self.transport.read_line(left) if left > 0 else None
             if line is None:
-                raise NoAnswer(
-                    "no answer from a board on %s within %.1f s (is the ledgammon firmware "
-                    "running there? every 4th LED red: it could not start, see "
-                    "hardware/README.md)" % (self.url, self.timeout)
-                )
+                raise NoAnswer(self._why_no_answer(repl))
+            repl = repl or line.startswith(REPL_LINES)
             obj = self._parse(line)
             # the line with our id (an integer: not true, not 1.0) is the reply, unless it is
             # our own request echoed (loop://)
@@ -86,6 +87,25 @@ class Client:
                 if "cmd" in obj:
                     continue
                 return replies.check(cmd, obj, "the board on %s" % self.url)
+
+    def _why_no_answer(self, repl: bool) -> str:
+        """What NoAnswer says: the board's own `no_start` event when it sent one, that it is
+        at MicroPython's REPL when its lines say so, else that nothing answered."""
+        for ev in self._events:
+            if ev["event"] == "error" and ev.get("code") == "no_start":
+                return "the board on %s cannot start its firmware: %s (hardware/README.md)" % (
+                    self.url, ev.get("message"))
+        if repl:
+            return (
+                "the board on %s is at MicroPython's REPL, not running the ledgammon firmware "
+                "(stopped for the REPL, or it could not start: every 4th LED red); reset it, "
+                "or install the firmware with `ledgammon deploy`" % self.url
+            )
+        return (
+            "no answer from a board on %s within %.1f s (is the ledgammon firmware running "
+            "there? every 4th LED red: it could not start, see hardware/README.md)"
+            % (self.url, self.timeout)
+        )
 
     def call(self, cmd: str, **args: Any) -> dict[str, Any]:
         """Like `request`, but an error reply raises BoardError (which keeps the reply)."""
