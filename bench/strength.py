@@ -262,13 +262,21 @@ def main(argv: list[str] | None = None) -> int:
         "decisions (never double, take at 25%%)",
     )
     g.add_argument("--cube-seed", type=int, default=CUBE_SEED, help="(default %(default)s)")
+    g.add_argument(
+        "--match-weights",
+        default=os.path.join(ROOT, "firmware", "weights-64.bin"),
+        help="the network of the matches (default the 64-unit one: every board with room "
+        "for a match against the board plays it with that network, a Pico with the frozen "
+        "image, `ledgammon deploy --frozen`; from .mpy files a Pico has no room for a match)",
+    )
     a = p.parse_args(argv)
     names = [n.strip() for n in a.pairings.split(",") if n.strip()]
     unknown = [n for n in names if n not in PAIRINGS]
     if unknown:
         p.error("unknown pairing %s; choose from %s" % (", ".join(unknown), ", ".join(PAIRINGS)))
-    if not os.path.isfile(a.weights):
-        p.error("no weight file %s" % a.weights)
+    for w in (a.weights, a.match_weights):
+        if not os.path.isfile(w):
+            p.error("no weight file %s" % w)
     weights = os.path.abspath(a.weights)
     firmware = "the working tree"
     if a.commit:
@@ -304,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             a.jobs,
             weights,
             a.build,
+            os.path.abspath(a.match_weights),
         )
     if a.json:
         os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)

@@ -4,6 +4,7 @@ games with the Jacoby rule, 7-point matches), then the board's cube decisions ju
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -68,10 +69,17 @@ def paired(values: list[float]) -> float:
 
 
 def run_level(
-    level: str, money: int, matches: int, seed: int, jobs: int, weights: str, path: str
+    level: str,
+    money: int,
+    matches: int,
+    seed: int,
+    jobs: int,
+    weights: str,
+    path: str,
+    match_weights: str | None = None,
 ) -> tuple[dict[str, Any], list[Decision]]:
-    """Plays one level's money games and matches, prints their lines; returns the figures
-    and the board's decisions."""
+    """Plays one level's money games and matches (with `match_weights`, else `weights`),
+    prints their lines; returns the figures and the board's decisions."""
     figures: dict[str, Any] = {}
     decisions: list[Decision] = []
     for kind, n in (("money", money + money % 2), ("match", matches + matches % 2)):
@@ -80,7 +88,8 @@ def run_level(
         start = time.perf_counter()
         outs: list[Outcome] = []
         cube_us: list[int] = []
-        runs = play(kind, level, n, seed, jobs, weights, path)
+        net = match_weights or weights if kind == "match" else weights
+        runs = play(kind, level, n, seed, jobs, net, path)
         for out, us in shown(runs, "%s %s" % (level, kind), n):
             outs.append(out)
             cube_us += us
@@ -198,7 +207,9 @@ def cube(
     jobs: int,
     weights: str,
     path: str,
+    match_weights: str | None = None,
 ) -> dict[str, Any]:
+    """Both kinds for each level; the matches with `match_weights` (else `weights`)."""
     print(
         "With the cube: money games (Jacoby rule, beavers off) and %d-point matches against "
         "GNU Backgammon 0-ply (cubeful checker play, its own cube decisions); seed %d; "
@@ -224,9 +235,17 @@ def cube(
         % ("gammon/cube.py" if rule == "cube" else "the interim rule (never double, take at 25%)"),
         flush=True,
     )
-    out: dict[str, Any] = {"seed": seed, "rule": rule, "checkers": checkers}
+    print(
+        "The board's network: %s in money games, %s in matches"
+        % (os.path.basename(weights), os.path.basename(match_weights or weights)),
+        flush=True,
+    )
+    out: dict[str, Any] = {"seed": seed, "rule": rule, "checkers": checkers,
+                           "weights": os.path.basename(weights),
+                           "match_weights": os.path.basename(match_weights or weights)}
     for level in levels:
-        figures, made = run_level(level, money, matches, seed, jobs, weights, path)
+        figures, made = run_level(level, money, matches, seed, jobs, weights, path,
+                                  match_weights)
         figures["decisions"] = judge_lines(level, made, decisions)
         out[level] = figures
     print(

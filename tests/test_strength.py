@@ -458,3 +458,23 @@ def test_the_offline_judge_counts_what_arises_and_what_it_costs():
     # the far double loses 0.5 (double/take -0.4 against no double 0.1), the close one none
     assert always["double"] == (2, pytest.approx(0.25))
     assert always["take"] == (2, pytest.approx(0.0)) and always["mean"] == pytest.approx(0.125)
+
+
+def test_matches_are_played_with_the_network_that_plays_them(agent_dir, tmp_path):
+    """`make strength`'s matches use --match-weights (the 64-unit network by default: no
+    board without room for it holds a match against the board), its money games --weights;
+    the figures say which."""
+    import json
+
+    from strength import main
+
+    out = tmp_path / "strength.json"
+    argv = ["--pairings", "", "--cube-money", "2", "--cube-matches", "2", "--cube-decisions",
+            "0", "--cube-levels", "strong", "--cube-seed", "77", "--json", str(out),
+            "--build", agent_dir, "--keep-build"]
+    assert main(argv) == 0
+    cube = json.loads(out.read_text())["cube"]
+    assert (cube["weights"], cube["match_weights"]) == ("weights.bin", "weights-64.bin")
+    assert cube["strong"]["match"]["n"] == 2 and cube["strong"]["money"]["n"] == 2
+    with pytest.raises(SystemExit):
+        main(argv + ["--match-weights", str(tmp_path / "none.bin")])
