@@ -6,6 +6,8 @@ on it in seconds instead of hours of games (docs/opponent.md, "Tuning the money 
                                                         games against gnubg 0-ply (the agent)
   python bench/strength_calib.py judge FILE...          the rules judged on those rows
 
+`--weights FILE` first: the rows of another network (firmware/weights.bin by default).
+
 A row is one position before a roll, the player on roll first: the board's network's cubeless
 probabilities (out of 4096, as the board computes them), gnubg's 0-ply ones, gnubg's position
 class, and gnubg's no double / double-take / double-pass at 0-ply and 2-ply cubeful at one or
@@ -197,6 +199,10 @@ def _mean(values: list[float]) -> float:
 
 
 def main(argv: list[str]) -> int:
+    global WEIGHTS
+    if argv[:1] == ["--weights"] and len(argv) > 1:  # another network's rows (and its judge)
+        WEIGHTS = os.path.abspath(argv[1])
+        argv = argv[2:]
     if len(argv) == 4 and argv[0] in ("selfplay", "games"):
         (selfplay if argv[0] == "selfplay" else games)(int(argv[1]), int(argv[2]), argv[3])
         return 0
