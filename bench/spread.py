@@ -50,7 +50,10 @@ def spread(
             players.close()
         return
     work = [(run, task) for task in tasks]
-    with multiprocessing.Pool(jobs, _init, (make, args)) as pool:
+    # Spawned, not forked: a fork copies gnubg's state (its threads and their locks, made by
+    # whatever in this process used it before) into a child where those threads do not run,
+    # and the child's first `hint` then waits for them for ever.
+    with multiprocessing.get_context("spawn").Pool(jobs, _init, (make, args)) as pool:
         yield from pool.imap_unordered(_call, work, chunksize=chunksize)
 
 
