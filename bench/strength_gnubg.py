@@ -77,8 +77,6 @@ class Gnubg:
 
         self.gnubg = gnubg
         self._out = tempfile.TemporaryFile()
-        self._plies = -1
-        self._mwc = True
         for cmd in (
             "set threads 1",  # hint and friends hang without it
             "set display off",
@@ -120,12 +118,10 @@ class Gnubg:
 
     def analyse_id(self, pid: str, mid: str, plies: int, mwc: bool = True) -> CubeAnalysis:
         """The same from a Position ID (the player on roll first) and a Match ID."""
-        if plies != self._plies:
-            self.command("set evaluation cubedecision evaluation plies %d" % plies)
-            self._plies = plies
-        if mwc != self._mwc:
-            self.command("set output mwc %s" % ("on" if mwc else "off"))
-            self._mwc = mwc
+        # set each time, not remembered: gnubg is one per process, and another user of it
+        # in the same process (the tests' tests/gnubg_cube.py) may have changed them
+        self.command("set evaluation cubedecision evaluation plies %d" % plies)
+        self.command("set output mwc %s" % ("on" if mwc else "off"))
         gid = "%s:%s" % (pid, mid)
         self.command("set gnubgid " + gid)
         if self.gnubg.gnubgid() != gid:

@@ -45,6 +45,10 @@ def init(plies=0):
                     "set player 0 human", "set player 1 human", "set output digits 5",
                     "set beavers off", "new match 7"):
             command(cmd)
+    # set at every call: gnubg is one per process, and bench/strength_gnubg.py (in the same
+    # test process) shows match winning chances where these tests read equities
+    command("set output mwc off")
+    command("set beavers off")
     command("set evaluation cubedecision evaluation plies %d" % plies)
     command("set evaluation cubedecision evaluation cubeful on")
 
