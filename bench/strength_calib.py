@@ -20,6 +20,7 @@ TUNE_SEEDS only; the figures reported are `make strength`'s, on other seeds.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -166,10 +167,17 @@ def network(kind: str, p: Any, t: cube.Terms, x: int, board: bytes) -> bool:
     return cube.takes(p, t, x)
 
 
+@functools.cache
+def _units(weights: str) -> int:
+    from kernels.net import Net
+
+    return int(Net(weights).hidden)
+
+
 def shipped(kind: str, p: Any, t: cube.Terms, x: int, board: bytes) -> bool:
-    """The board's strong level: gammon/cube_money.py."""
+    """The board's strong level: gammon/cube_money.py, at the margin of the rows' network."""
     if kind == "double":
-        return cube_money.doubles(p, t, x, board)
+        return cube_money.doubles(p, t, x, board, cube_money.margin(_units(WEIGHTS)))
     return cube_money.takes(p, t, x, board)
 
 

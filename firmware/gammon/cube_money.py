@@ -8,7 +8,9 @@
 #
 # API (gammon/cube_play.py): p, t and x as gammon/cube.py has them (the player on roll's, the
 # doubler's), `board` the 50-byte Position.key() with the player on roll's counts first.
-#   doubles(p, t, x, board) -> whether the player on roll doubles in money play
+#   doubles(p, t, x, board, margin=MARGIN_DOUBLE) -> whether the player on roll doubles in
+#       money play, `margin` the contact margin of the network the chances come from
+#   margin(hidden) -> that margin for a network of `hidden` units
 #   takes(p, t, x, board) -> whether its opponent takes that double
 #   keith(board, owned) -> (double, take): Keith's race count for the player on roll
 #   crashed(board) -> whether either side has crashed (gnubg's ClassifyPosition)
@@ -17,8 +19,11 @@ from kernels.compat import const
 from gammon import cube
 
 # Fitted on noisy gnubg self-play and on the board's own money games against gnubg 0-ply (the
-# tuning seeds of docs/opponent.md, never the reported ones), in P (4096 = one point a cube):
-MARGIN_DOUBLE = const(500)  # contact: a double must gain 0.12 a cube on the network's figures
+# tuning seeds of docs/opponent.md, never the reported ones), in P (4096 = one point a cube),
+# for each network the board ships: the 40-unit one's chances are noisier than the 64-unit
+# one's, whose doubles are best as the formula makes them.
+MARGIN_DOUBLE = const(500)  # contact, 40 units: a double must gain 0.12 a cube
+MARGIN_DOUBLE_64 = const(0)  # contact, 64 units (or more): the formula's double
 MARGIN_CRASHED = const(2458)  # crashed: a double or a take must gain 0.6 (in effect, never)
 
 
@@ -68,7 +73,12 @@ def crashed(board):
     return False
 
 
-def doubles(p, t, x, board):
+def margin(hidden):
+    """The contact double's margin for a network of `hidden` units."""
+    return MARGIN_DOUBLE_64 if hidden >= 64 else MARGIN_DOUBLE
+
+
+def doubles(p, t, x, board, margin=MARGIN_DOUBLE):
     """Whether the player on roll doubles (money play; see the module's comment)."""
     if not cube.may_double(t):
         return False
@@ -82,7 +92,7 @@ def doubles(p, t, x, board):
     nd, dt, dp = cube.equities(p, t, x)
     if nd > dp:  # a cash: nothing to gain by playing on
         return True
-    return min(dt, dp) - nd >= (MARGIN_CRASHED if crashed(board) else MARGIN_DOUBLE)
+    return min(dt, dp) - nd >= (MARGIN_CRASHED if crashed(board) else margin)
 
 
 def takes(p, t, x, board):

@@ -13,10 +13,10 @@
 #       ("action"), the equities behind it and their units ("equity": money, per cube unit,
 #       or "mwc": match winning chance), both in thousandths
 # The strong level's money doubles and takes are gammon/cube_money.py's (Keith's count in a
-# race, margins fitted to gnubg with contact), its match decisions gammon/cube.py's. The easy
-# level's doubles are gammon/cube_easy.py's (the same rules with blunter margins: it doubles
-# late), loaded only when that level decides; its takes and resignations are the strong
-# level's.
+# race, margins fitted to gnubg with contact, one for each network), its match decisions
+# gammon/cube.py's. The easy level's doubles are gammon/cube_easy.py's (the same rules with
+# blunter margins: it doubles late), loaded only when that level decides; its takes and
+# resignations are the strong level's.
 from gammon import cube, cube_money
 from gammon.match import DOUBLE, RESIGN
 
@@ -33,11 +33,12 @@ def _view(net, position, match, player):
     return p, cube.terms(match, player), cube.efficiency(b), race, b
 
 
-def _doubles(p, t, x, b):
-    """The strong level's double: cube_money's in money play, cube.py's in a match."""
+def _doubles(p, t, x, b, net):
+    """The strong level's double: cube_money's in money play (at the margin of `net`, the
+    network the chances come from), cube.py's in a match."""
     if t.length:
         return cube.action(p, t, x) == cube.DOUBLE
-    return cube_money.doubles(p, t, x, b)
+    return cube_money.doubles(p, t, x, b, cube_money.margin(net.hidden))
 
 
 def _takes(p, t, x, b):
@@ -59,7 +60,7 @@ def decide(net, position, match, player, level="strong"):
         from gammon import cube_easy
 
         return "double" if cube_easy.doubles(p, t, x, b) else None
-    return "double" if _doubles(p, t, x, b) else None
+    return "double" if _doubles(p, t, x, b, net) else None
 
 
 def answer(net, position, match, player, level="strong"):
@@ -85,7 +86,7 @@ def advice(net, position, match, player):
         act = cube.NO_DOUBLE
         if match.may_double(player):
             act = cube.action(p, t, x)  # (too good stays too good)
-            if _doubles(p, t, x, b):
+            if _doubles(p, t, x, b, net):
                 act = cube.DOUBLE
             elif act == cube.DOUBLE:
                 act = cube.NO_DOUBLE

@@ -103,6 +103,21 @@ def test_with_contact_a_double_needs_its_margin():
     assert seen >= {(-1, True), (-1, False), (0, False)}  # both sides of the margin met
 
 
+def test_each_network_doubles_at_its_own_margin():
+    # the 40-unit network's chances are noisier: its doubles need 0.12 a cube; the 64-unit
+    # network's are the formula's own (docs/opponent.md)
+    assert (cm.margin(40), cm.margin(64)) == (cm.MARGIN_DOUBLE, cm.MARGIN_DOUBLE_64)
+    assert cm.MARGIN_DOUBLE_64 < cm.MARGIN_DOUBLE
+    b = Position.start().key()
+    x = cb.efficiency(b)
+    between = 0
+    for p, margin in _margins(b, CENTRED):
+        assert cm.doubles(p, CENTRED, x, b, cm.margin(64)) == (margin >= cm.MARGIN_DOUBLE_64)
+        assert cm.doubles(p, CENTRED, x, b, cm.margin(40)) == (margin >= cm.MARGIN_DOUBLE)
+        between += cm.MARGIN_DOUBLE_64 <= margin < cm.MARGIN_DOUBLE
+    assert between  # doubles the larger network makes and the smaller one does not
+
+
 def test_a_crashed_position_is_doubled_and_taken_only_with_a_wide_margin():
     b = _board(CRASHED, CRASHED_OPP)
     x = cb.efficiency(b)

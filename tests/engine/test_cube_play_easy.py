@@ -22,6 +22,7 @@ SCORE_22 = Terms(1, -1, 7, 2, 2, False, False)  # ... at 5-5
 # (win, win gammon, win backgammon, lose gammon, lose backgammon) out of 4096
 LATE = (2687, 1200, 0, 200, 0)  # money: a double gains 0.134 a cube, strong's margin 0.12
 CLEAR = (2728, 1200, 0, 200, 0)  # money: it gains 0.151 a cube
+MODEST = (2560, 1200, 0, 200, 0)  # money: it gains 0.079 a cube, the 64-unit margin 0
 TOO_GOOD = (3179, 1200, 0, 200, 0)  # at an owned cube and at 2-2: worth more played on
 EVEN = (2048, 400, 0, 400, 0)
 MATCH_EARLY = (2620, 655, 0, 369, 0)  # 2-2: a double costs 0.65% of the match
@@ -30,10 +31,12 @@ AT_22 = (2041, 0, 0, 400, 0)  # 5-5 (each 2 away): a double gains 3.04%; at 2-2 
 
 
 class FakeNet:
-    """A network that sees the probabilities it is given (kernels.net.Net's two calls)."""
+    """A network that sees the probabilities it is given (kernels.net.Net's two calls), of
+    the Pico's size (the money double's margin is the network's)."""
 
-    def __init__(self, p):
+    def __init__(self, p, hidden=40):
         self.p = p
+        self.hidden = hidden
 
     def equity(self, board, side):
         return 0
@@ -109,6 +112,10 @@ def test_decide_at_the_easy_level_through_the_match():
     assert decide(net, START, m, 0, "easy") == "double"
     assert decide(FakeNet(LATE), START, m, 0, "easy") is None
     assert decide(FakeNet(LATE), START, m, 0, "strong") == "double"
+    # the strong level's margin is its network's; the easy level's stays blunter
+    assert decide(FakeNet(MODEST), START, m, 0, "strong") is None
+    assert decide(FakeNet(MODEST, 64), START, m, 0, "strong") == "double"
+    assert decide(FakeNet(MODEST, 64), START, m, 0, "easy") is None
     m.double(0)
     m.take(1)  # player 1 owns the cube now: player 0 may not redouble
     assert decide(net, START, m, 0, "easy") is None
