@@ -177,7 +177,8 @@ def _units(weights: str) -> int:
 def shipped(kind: str, p: Any, t: cube.Terms, x: int, board: bytes) -> bool:
     """The board's strong level: gammon/cube_money.py, at the margin of the rows' network."""
     if kind == "double":
-        return cube_money.doubles(p, t, x, board, cube_money.margin(_units(WEIGHTS)))
+        margin = cube_money.network_margin(_units(WEIGHTS))
+        return cube_money.doubles(p, t, x, board, margin)
     return cube_money.takes(p, t, x, board)
 
 

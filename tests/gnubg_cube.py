@@ -43,7 +43,7 @@ def init(plies=0):
         EVAL0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
         for cmd in ("set threads 1", "set display off", "set sound enable off",
                     "set player 0 human", "set player 1 human", "set output digits 5",
-                    "set beavers off", "new match 7"):
+                    "new match 7"):
             command(cmd)
     # set at every call: gnubg is one per process, and bench/strength_gnubg.py (in the same
     # test process) shows match winning chances where these tests read equities

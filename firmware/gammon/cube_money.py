@@ -10,7 +10,7 @@
 # doubler's), `board` the 50-byte Position.key() with the player on roll's counts first.
 #   doubles(p, t, x, board, margin=MARGIN_DOUBLE) -> whether the player on roll doubles in
 #       money play, `margin` the contact margin of the network the chances come from
-#   margin(hidden) -> that margin for a network of `hidden` units
+#   network_margin(hidden) -> that margin for a network of `hidden` units
 #   takes(p, t, x, board) -> whether its opponent takes that double
 #   keith(board, owned) -> (double, take): Keith's race count for the player on roll
 #   crashed(board) -> whether either side has crashed (gnubg's ClassifyPosition)
@@ -73,7 +73,7 @@ def crashed(board):
     return False
 
 
-def margin(hidden):
+def network_margin(hidden):
     """The contact double's margin for a network of `hidden` units."""
     return MARGIN_DOUBLE_64 if hidden >= 64 else MARGIN_DOUBLE
 

@@ -38,7 +38,7 @@ def _doubles(p, t, x, b, net):
     network the chances come from), cube.py's in a match."""
     if t.length:
         return cube.action(p, t, x) == cube.DOUBLE
-    return cube_money.doubles(p, t, x, b, cube_money.margin(net.hidden))
+    return cube_money.doubles(p, t, x, b, cube_money.network_margin(net.hidden))
 
 
 def _takes(p, t, x, b):

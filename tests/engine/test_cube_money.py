@@ -106,14 +106,15 @@ def test_with_contact_a_double_needs_its_margin():
 def test_each_network_doubles_at_its_own_margin():
     # the 40-unit network's chances are noisier: its doubles need 0.12 a cube; the 64-unit
     # network's are the formula's own (docs/opponent.md)
-    assert (cm.margin(40), cm.margin(64)) == (cm.MARGIN_DOUBLE, cm.MARGIN_DOUBLE_64)
+    small, large = cm.network_margin(40), cm.network_margin(64)
+    assert (small, large) == (cm.MARGIN_DOUBLE, cm.MARGIN_DOUBLE_64)
     assert cm.MARGIN_DOUBLE_64 < cm.MARGIN_DOUBLE
     b = Position.start().key()
     x = cb.efficiency(b)
     between = 0
     for p, margin in _margins(b, CENTRED):
-        assert cm.doubles(p, CENTRED, x, b, cm.margin(64)) == (margin >= cm.MARGIN_DOUBLE_64)
-        assert cm.doubles(p, CENTRED, x, b, cm.margin(40)) == (margin >= cm.MARGIN_DOUBLE)
+        assert cm.doubles(p, CENTRED, x, b, large) == (margin >= cm.MARGIN_DOUBLE_64)
+        assert cm.doubles(p, CENTRED, x, b, small) == (margin >= cm.MARGIN_DOUBLE)
         between += cm.MARGIN_DOUBLE_64 <= margin < cm.MARGIN_DOUBLE
     assert between  # doubles the larger network makes and the smaller one does not
 
