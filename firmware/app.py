@@ -1,8 +1,9 @@
 # asyncio wiring of the board: the input task, the render task, the serial task, the watchdog.
 #
 # Tasks:
-#   input     every POLL_MS: scan the keys, debounce, presses -> controller.press (or the
-#             self-test while it runs), keys held LONG_MS -> controller.long_press (HINT);
+#   input     every _POLL_MS: scan the keys, debounce, presses -> controller.press (or the
+#             self-test while it runs), keys held hw/inputs.py's _LONG_MS ->
+#             controller.long_press (HINT);
 #             a stuck key becomes an "error" event (code "stuck").
 #   render    every FRAME_MS, in steps of their own with the loop released between them (a
 #             think slice and the strip's frame never hold it together): controller.tick(now)
@@ -15,7 +16,7 @@
 #             them whenever one is due.
 #   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
 #             Protocol); when it returns (the host asked for the REPL) the app stops.
-#   watchdog  when `wdt` (anything with .feed()) is given: every CHECK_MS it feeds the watchdog
+#   watchdog  when `wdt` (anything with .feed()) is given: every _CHECK_MS it feeds the watchdog
 #             only if the input and render tasks both advanced their heartbeat counters since
 #             the last check. A task that died or hangs on an await stops the feeding, and a
 #             blocking hang stops the loop itself: the hardware watchdog then restarts the board,
@@ -40,9 +41,9 @@ except ImportError:  # pragma: no cover
 
 from kernels.compat import const  # noqa: E402
 
-POLL_MS = const(5)
+_POLL_MS = const(5)
 FRAME_MS = const(20)
-CHECK_MS = const(1000)  # watchdog checks; the hardware timeout is 8 s
+_CHECK_MS = const(1000)  # watchdog checks; the hardware timeout is 8 s
 _START_GC = const(2048)  # bytes between collections while starting (then hw/collector.py)
 
 
@@ -90,9 +91,9 @@ class App:
         clock=ticks_ms,
         strip=None,
         out=None,
-        poll_ms=POLL_MS,
+        poll_ms=_POLL_MS,
         frame_ms=FRAME_MS,
-        check_ms=CHECK_MS,
+        check_ms=_CHECK_MS,
         collector=None,
     ):
         self.board = board
@@ -211,9 +212,10 @@ class App:
             await sleep_ms(0)
             # While a choice is thought out, its slices follow each other at once, the loop
             # released between them, and a frame is drawn (and a press saved) only when one
-            # is due: slices of FRAME_SLICE evaluations keep each step short, and the draw's
-            # time is not paid again for each of them. The idle collection follows either
-            # way (a choice's first slice asks for one: gammon/opponent.py).
+            # is due: slices of control/plan.py's _FRAME_SLICE evaluations keep each step
+            # short, and the draw's time is not paid again for each of them. The idle
+            # collection follows either way (a choice's first slice asks for one:
+            # gammon/opponent.py).
             if not more or drawn is None or ticks_diff(start, drawn) >= self.frame_ms:
                 drawn = start
                 self.render(start)

@@ -17,7 +17,7 @@ from control.order import Order, fit
 # same rate with 24, 16 and 12 (bench: serial_read_actions_per_s 7.66). The strong choice's
 # worst (2,400) takes ~270 slices, about 2 s on an RP2040 (estimated), against 1.8 s in one
 # piece that held the loop.
-FRAME_SLICE = const(12)
+_FRAME_SLICE = const(12)
 
 
 def at_score(game):
@@ -32,7 +32,7 @@ def at_score(game):
 
 
 class Plan:
-    """step() does one slice (about FRAME_SLICE evaluations, or the ordering of the chosen
+    """step() does one slice (about _FRAME_SLICE evaluations, or the ordering of the chosen
     play's steps); once it returns True, `play` is the Play and `hops` its single
     steps still to make, [(frm, to)] in an order the turn takes. Raises when the choice
     fails (a bug, no memory)."""
@@ -50,7 +50,7 @@ class Plan:
         self._order = None  # the Order of the chosen play's steps
         self._kept = None
 
-    def step(self, evaluations=FRAME_SLICE):
+    def step(self, evaluations=_FRAME_SLICE):
         c = self.choice
         if not c.done:
             c.step(evaluations)

@@ -12,14 +12,14 @@ from display.glyphs import LAYER_SCALE
 PALETTE_NAMES = ("standard", "colour-blind safe", "high contrast")
 
 # Colour slots of a palette (RGB triples), then two levels (0-255).
-C_P0 = const(0)  # player 0's checkers
-C_P1 = const(1)  # player 1's checkers
+_C_P0 = const(0)  # player 0's checkers
+_C_P1 = const(1)  # player 1's checkers
 C_GLOW = const(2)  # movable checkers
-C_DEST = const(3)  # destinations of the selected checker
+_C_DEST = const(3)  # destinations of the selected checker
 C_SEL = const(4)  # the selected checker
-C_ERR = const(5)  # an illegal press
-C_CURSOR = const(6)  # the cursor of the minimal layout
-C_MENU = const(7)  # the menu on the dice
+_C_ERR = const(5)  # an illegal press
+_C_CURSOR = const(6)  # the cursor of the minimal layout
+_C_MENU = const(7)  # the menu on the dice
 _DIM = const(24)  # byte: level of a used die (its player's colour)
 _BOARD = const(25)  # byte: level of the board while the menu is open
 _STRIDE = const(26)
@@ -41,7 +41,7 @@ PALETTES = bytes((
 
 # Table entries (the bytes of the frame's index buffer).
 E_OFF = const(0)
-E_STACK = const(1)  # + player * 10 + layer_base(L) + level - 1: checkers, L layers
+_E_STACK = const(1)  # + player * 10 + layer_base(L) + level - 1: checkers, L layers
 E_FULL = const(21)  # + player: dice, turn indicator, game-over chase
 E_HALF = const(23)  # + player: a half-used die (doubles)
 E_DIM = const(25)  # + player: a used die
@@ -54,7 +54,7 @@ E_MENU = const(32)
 E_SPARK = const(33)  # the game-over chase on the winner's tray
 E_CUBE = const(34)  # the cube centred, an offered cube (the selection colour, not pulsing)
 E_YES = const(35)  # HINT's cube advice to act (double, take, accept): the glow colour, steady
-ENTRIES = const(36)
+_ENTRIES = const(36)
 _STACKS = const(10)  # stack entries per player: 1 + 2 + 3 + 4 layers
 
 _HALF = const(127)
@@ -65,7 +65,7 @@ class Colours:
     """The colour table for a strip byte order ("GRB", "RGB", ...)."""
 
     def __init__(self, order):
-        self.table = bytearray(ENTRIES * 3)
+        self.table = bytearray(_ENTRIES * 3)
         self._ro = order.index("R")
         self._go = order.index("G")
         self._bo = order.index("B")
@@ -85,18 +85,18 @@ class Colours:
         base = palette * _STRIDE
         board = PALETTES[base + _BOARD] if menu else _FULL
         for player in range(2):
-            e = E_STACK + player * _STACKS
+            e = _E_STACK + player * _STACKS
             for k in range(_STACKS):  # LAYER_SCALE has the levels of L = 1..4 in order
                 self.set(e + k, player, ((LAYER_SCALE[k] + 1) * (board + 1) >> 8) - 1)
             self.set(E_FULL + player, player, _FULL)
             self.set(E_HALF + player, player, _HALF)
             self.set(E_DIM + player, player, PALETTES[base + _DIM])
         self.set(E_GLOW, C_GLOW, _FULL)
-        self.set(E_DEST, C_DEST, _FULL)
+        self.set(E_DEST, _C_DEST, _FULL)
         self.set(E_SEL, C_SEL, _FULL)
-        self.set(E_ERR, C_ERR, _FULL)
-        self.set(E_CURSOR, C_CURSOR, _FULL)
-        self.set(E_MENU, C_MENU, _FULL)
+        self.set(E_ERR, _C_ERR, _FULL)
+        self.set(E_CURSOR, _C_CURSOR, _FULL)
+        self.set(E_MENU, _C_MENU, _FULL)
         self.set(E_SPARK, C_SEL, _FULL)
         self.set(E_CUBE, C_SEL, _FULL)
         self.set(E_YES, C_GLOW, _FULL)
@@ -126,4 +126,4 @@ class Colours:
 
 def stack_entry(player, count_layers, level):
     """The entry of a checker LED of `player` at `level` (1..L) in a segment of L layers."""
-    return E_STACK + player * _STACKS + (count_layers * (count_layers - 1) >> 1) + level - 1
+    return _E_STACK + player * _STACKS + (count_layers * (count_layers - 1) >> 1) + level - 1

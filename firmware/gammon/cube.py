@@ -27,9 +27,9 @@ ACTIONS = ("no double", "double", "too good")
 # cubeful equities (tests/gen_cube.py --fit; docs/opponent.md): with contact 0.76; in a race
 # 0.6 + 0.0025 * the roller's pips, at most 0.8; a bear-off (every checker home) 0.6.
 X_CONTACT = const(3113)
-X_RACE_BASE = const(245760)  # 0.6 * P, in hundredths
-X_RACE_PIP = const(1024)  # 0.0025 * P, in hundredths
-X_RACE_MIN = const(2458)
+_X_RACE_BASE = const(245760)  # 0.6 * P, in hundredths
+_X_RACE_PIP = const(1024)  # 0.0025 * P, in hundredths
+_X_RACE_MIN = const(2458)
 X_RACE_MAX = const(3277)
 X_BEAROFF = const(2458)
 
@@ -93,8 +93,8 @@ def efficiency(board):
             home = False
     if home:
         return X_BEAROFF
-    x = (X_RACE_BASE + X_RACE_PIP * pips) // 100
-    return X_RACE_MIN if x < X_RACE_MIN else X_RACE_MAX if x > X_RACE_MAX else x
+    x = (_X_RACE_BASE + _X_RACE_PIP * pips) // 100
+    return _X_RACE_MIN if x < _X_RACE_MIN else X_RACE_MAX if x > X_RACE_MAX else x
 
 
 # --- money play (Janowski)

@@ -4,7 +4,7 @@
 # Where the checkers stand and whose turn it is stay with the game; the game asks here.
 from kernels.compat import const
 
-CUBE_MAX = const(64)
+_CUBE_MAX = const(64)
 MAX_LENGTH = const(25)  # a match is to 1-25 points; 0 is money play
 # offers on the table
 NO_OFFER = const(0)
@@ -80,7 +80,7 @@ class Match:
             and not self.ended
             and self.offer == NO_OFFER
             and self.owner in (-1, player)
-            and self.cube < CUBE_MAX
+            and self.cube < _CUBE_MAX
             and not self._dead(player)
         )
 
@@ -103,8 +103,8 @@ class Match:
             return "the game is over"
         if self.offer:
             return "a %s is offered" % OFFERS[self.offer]
-        if self.cube >= CUBE_MAX:
-            return "the cube is at %d" % CUBE_MAX
+        if self.cube >= _CUBE_MAX:
+            return "the cube is at %d" % _CUBE_MAX
         if self._dead(player):
             return "the cube is dead: its value already wins the match"
         return "the cube is the other player's"
@@ -223,7 +223,7 @@ class Match:
         c = 1
         while c < cube:
             c *= 2
-        if c != cube or cube > CUBE_MAX or owner not in (-1, 0, 1) or (cube > 1) != (owner >= 0):
+        if c != cube or cube > _CUBE_MAX or owner not in (-1, 0, 1) or (cube > 1) != (owner >= 0):
             raise ValueError("not a cube: %r owned by %r" % (cube, owner))
         self.score = [score[0], score[1]]
         self.crawford = bool(crawford)

@@ -5,12 +5,12 @@
 # bitmaps are small ints (at most 30 keys, so every bit fits a small int on a 32-bit port).
 #
 # Debounce rule: a press registers on its first pressed reading (no delay); the key is then
-# "down" until it has read released for RELEASE_MS in a row, so a contact that bounces for
+# "down" until it has read released for _RELEASE_MS in a row, so a contact that bounces for
 # 20 ms gives one press, and the next press of that key needs a real release. A held key never
-# repeats; after LONG_MS it is reported once to on_long, after STUCK_MS once to on_stuck.
+# repeats; after _LONG_MS it is reported once to on_long, after _STUCK_MS once to on_stuck.
 # A long press is an event of its own, after the press (which still fires at once): the
 # controller makes ROLL held during a person's play the HINT (docs/firmware.md). Bounces
-# while the key is held do not restart its time; only a real release (RELEASE_MS) does.
+# while the key is held do not restart its time; only a real release (_RELEASE_MS) does.
 # Each key has its own state, so a stuck key blocks nothing else (nor forms chords).
 #
 # Chords (minimal layout): LEFT and RIGHT held together give MENU. Nothing is delayed: the
@@ -28,11 +28,11 @@ except ImportError:  # pragma: no cover - a MicroPython build without asyncio
 
 from kernels.compat import const
 
-RELEASE_MS = const(30)  # a release must read stable this long before the next press counts
-LONG_MS = const(800)
-STUCK_MS = const(5000)
-POLL_MS = const(5)
-MAX_KEYS = const(30)  # bit 29 is the highest that stays a small int on 32-bit ports
+_RELEASE_MS = const(30)  # a release must read stable this long before the next press counts
+_LONG_MS = const(800)
+_STUCK_MS = const(5000)
+_POLL_MS = const(5)
+_MAX_KEYS = const(30)  # bit 29 is the highest that stays a small int on 32-bit ports
 
 if asyncio is not None and hasattr(asyncio, "sleep_ms"):
     sleep_ms = asyncio.sleep_ms
@@ -60,13 +60,13 @@ class Debouncer:
         on_release=None,
         on_long=None,
         on_stuck=None,
-        release_ms=RELEASE_MS,
-        long_ms=LONG_MS,
-        stuck_ms=STUCK_MS,
+        release_ms=_RELEASE_MS,
+        long_ms=_LONG_MS,
+        stuck_ms=_STUCK_MS,
     ):
         self.names = tuple(names)
         self.count = len(self.names)
-        if self.count > MAX_KEYS:
+        if self.count > _MAX_KEYS:
             raise ValueError("too many keys")
         self.on_press = on_press or _noop
         self.on_release = on_release or _noop
@@ -146,7 +146,7 @@ class MatrixKeys:
             line = keymap[r] if r < len(keymap) else ()
             for c in range(len(self.cols)):
                 names.append(line[c] if c < len(line) else None)
-        if len(names) > MAX_KEYS:
+        if len(names) > _MAX_KEYS:
             raise ValueError("too many keys")
         self.names = tuple(names)
         self._on = 0 if active_low else 1
@@ -181,7 +181,7 @@ class DirectKeys:
     def __init__(self, pins_by_name, active_low=True):
         names = [n for n in _DIRECT_ORDER if n in pins_by_name]
         names += sorted(n for n in pins_by_name if n not in _DIRECT_ORDER)
-        if len(names) > MAX_KEYS:
+        if len(names) > _MAX_KEYS:
             raise ValueError("too many keys")
         self.names = tuple(names)
         self.pins = tuple(pins_by_name[n] for n in names)
@@ -200,12 +200,12 @@ class DirectKeys:
 
 class Inputs:
     """The input task: scans `keys` every period_ms, debounces, forms chords, reports presses
-    to on_press and keys held LONG_MS to on_long (once a press), each as f(name, now_ms).
+    to on_press and keys held _LONG_MS to on_long (once a press), each as f(name, now_ms).
 
     `beats` counts polls (wrapping at 16 bits): the watchdog's sign of life of this task.
     """
 
-    def __init__(self, keys, clock=ticks_ms, period_ms=POLL_MS, on_long=None, on_stuck=None):
+    def __init__(self, keys, clock=ticks_ms, period_ms=_POLL_MS, on_long=None, on_stuck=None):
         self.keys = keys
         self.clock = clock
         self.period_ms = period_ms
@@ -248,7 +248,7 @@ class Inputs:
 
     async def run(self, on_press, on_long=None):
         """Polls forever, calling on_press(name, now_ms) for every press and chord, and
-        on_long(name, now_ms) for a key held LONG_MS."""
+        on_long(name, now_ms) for a key held _LONG_MS."""
         self.on_press = on_press
         if on_long is not None:
             self.on_long = on_long

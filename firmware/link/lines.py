@@ -4,7 +4,7 @@
 # one more for a "\r" before the newline, which does not count) and hands each complete line
 # to a callback; it never grows. A line that overflows is reported once (at the overflow) and
 # the rest of it is discarded up to the next newline, however late that comes. A half line
-# followed by more than TIMEOUT_MS of silence is dropped when the next bytes arrive (or when
+# followed by more than _TIMEOUT_MS of silence is dropped when the next bytes arrive (or when
 # `expire` is called).
 #
 # The escape to the REPL (docs/protocol.md) is recognised only as an exact sequence: after at
@@ -20,7 +20,7 @@ from hw.ticks import ticks_diff
 from kernels.compat import const
 
 MAX_LINE = const(512)
-TIMEOUT_MS = const(2000)  # a half line older than this is dropped
+_TIMEOUT_MS = const(2000)  # a half line older than this is dropped
 QUIET_MS = const(100)  # silence before the escape
 WINDOW_MS = const(300)  # from its Ctrl-C to the byte that confirms it
 _CR = const(13)
@@ -42,7 +42,7 @@ class LineReader:
     """
 
     def __init__(
-        self, on_line, on_long, on_interrupt, size=MAX_LINE, timeout_ms=TIMEOUT_MS, hold=None
+        self, on_line, on_long, on_interrupt, size=MAX_LINE, timeout_ms=_TIMEOUT_MS, hold=None
     ):
         self.buf = bytearray(size + 1)
         self.mv = memoryview(self.buf)

@@ -16,8 +16,8 @@ from kernels.compat import const
 
 from link.jsonout import encode, pieces, short_text, streams
 
-SIZE = const(2048)
-SLOTS = const(32)
+_SIZE = const(2048)
+_SLOTS = const(32)
 PIECE = const(64)  # one USB CDC packet: on a Pico a longer write can wait up to 500 ms
 _STREAMS = const(2)  # streamed lines waiting at most (each holds its list)
 _NEWLINE = b"\n"  # ends a streamed line whose next piece could not be made
@@ -26,7 +26,7 @@ _NEWLINE = b"\n"  # ends a streamed line whose next piece could not be made
 class Outbox:
     """Lines for `port` (ready() -> bool, write(memoryview) -> bytes taken), in order."""
 
-    def __init__(self, port, size=SIZE, slots=SLOTS, piece=PIECE):
+    def __init__(self, port, size=_SIZE, slots=_SLOTS, piece=PIECE):
         self.port = port
         self.buf = bytearray(size)
         self.mv = memoryview(self.buf)

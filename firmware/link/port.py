@@ -13,7 +13,7 @@ from kernels.compat import const
 
 _WAIT_MS = const(10)  # a port that takes nothing is asked again after this
 _BURST = const(4)  # pieces written at most in one round of the loop, each when ready
-FLUSH_MS = const(1000)  # what is queued when the app stops gets this long to go out
+_FLUSH_MS = const(1000)  # what is queued when the app stops gets this long to go out
 _CTRL_C = const(3)
 _NL = const(10)
 _MICROPY = sys.implementation.name == "micropython"
@@ -85,7 +85,7 @@ async def drain(outbox):
         outbox.on_put(None)
 
 
-async def flush(outbox, ms=FLUSH_MS):
+async def flush(outbox, ms=_FLUSH_MS):
     """Writes what is queued for up to `ms` (the app is stopping: the `repl` lines first)."""
     t0 = ticks_ms()
     port = outbox.port
@@ -106,7 +106,7 @@ async def serve(protocol, stream=None, nonblocking=False):
     nonblocking: the port's reads return what is there (the simulator's pty); otherwise (the
     board's USB serial, whose reads wait for the full count) bytes are read one at a time while
     the port has some, and handed over at each newline. When the protocol writes to an
-    Outbox, drain() runs beside the reading; what is still queued when it stops gets FLUSH_MS.
+    Outbox, drain() runs beside the reading; what is still queued when it stops gets _FLUSH_MS.
     """
     import asyncio
 

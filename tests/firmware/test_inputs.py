@@ -349,7 +349,7 @@ def _direct_long():
 
 
 def test_long_press_is_an_event_of_its_own_once():
-    """The press fires on the first reading as before; holding LONG_MS adds one long event
+    """The press fires on the first reading as before; holding _LONG_MS adds one long event
     (no repeat however long it is held); a short press gives none."""
     state, inputs, log = _direct_long()
     t = _run(state, inputs, [(300, {"ROLL": 0}), (50, {"ROLL": 1})], 0)  # short
@@ -366,7 +366,7 @@ def test_long_press_is_an_event_of_its_own_once():
 
 
 def test_long_press_survives_bounces_but_not_a_release():
-    """Contact bounces while held do not restart the hold; a real release (RELEASE_MS)
+    """Contact bounces while held do not restart the hold; a real release (_RELEASE_MS)
     does, so two 500 ms presses are no long press."""
     state, inputs, log = _direct_long()
     steps = [(10, {"ROLL": 0}), (10, {"ROLL": 1})] * 5  # a bouncy start
