@@ -39,6 +39,7 @@ from .match_commands import (
 )
 from .sessions import cmd_play, cmd_sim, cmd_watch
 from .sim import default_flash
+from .web import server as web_server
 
 Handler = Callable[[argparse.Namespace], int]
 KEYS = """keys in the view (`watch` takes only q):
@@ -151,6 +152,7 @@ def parser() -> argparse.ArgumentParser:
         return p
 
     add("ports", cmd_ports, "list the serial ports; likely boards are marked")
+    web_server.add_parser(sub)
     p = add("play", cmd_play, "play in the terminal (starts a simulator unless --port is given)")
     p.epilog, p.formatter_class = KEYS, argparse.RawDescriptionHelpFormatter
     _sim_options(p)
