@@ -12,7 +12,7 @@ STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
 TYPINGS := $(VENV)/typings
 
-.PHONY: all setup test sim bench train strength lint typecheck deploy wheel clean
+.PHONY: all setup test sim bench train strength lint typecheck deploy wheel clean web browser
 
 all: test
 
@@ -28,7 +28,27 @@ $(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
 
 setup: $(STAMP)
 
-test: $(STAMP)
+# The web page's MicroPython (`ledgammon web`): npm's WebAssembly port, pinned in
+# web/package-lock.json, copied into the package (host/ledgammon/web/static/vendor/, shipped
+# in the wheel as package data); the page fetches nothing else at run time.
+WEB_NPM := web/node_modules/@micropython/micropython-webassembly-pyscript
+WEB_VENDOR := host/ledgammon/web/static/vendor
+$(WEB_VENDOR)/.copied: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	mkdir -p $(WEB_VENDOR)
+	cp $(WEB_NPM)/micropython.mjs $(WEB_NPM)/micropython.wasm $(WEB_VENDOR)/
+	touch $@
+
+web: $(WEB_VENDOR)/.copied
+
+# The browser the page's tests drive (tests/webkit.py): Debian's chromium, installed with
+# apt-get when missing (CI runs as root; elsewhere install it yourself or set CHROMIUM).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { apt-get update -q && apt-get install -y -q chromium; } \
+		|| { echo "make browser: $(CHROMIUM) is missing and could not be installed" >&2; exit 1; }
+
+test: $(STAMP) web browser
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS) tests
 
 sim: $(STAMP)
@@ -66,9 +86,9 @@ deploy: $(STAMP)
 
 # The installable tool, firmware included (pip install dist/ledgammon-*.whl[all]). build/lib
 # goes first: setuptools never removes files from it, so a deleted module would ship.
-wheel: $(STAMP)
+wheel: $(STAMP) web
 	rm -rf build/lib build/bdist.* dist
 	$(BIN)/pip wheel --quiet --no-deps --no-build-isolation -w dist .
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache web/node_modules $(WEB_VENDOR)

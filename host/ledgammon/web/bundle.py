@@ -27,6 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PY = os.path.join(HERE, "py")  # the page's own modules: web_main.py, plain.py
 DECORATOR = re.compile(r"^(\s*)@micropython\.(viper|native)\s*$")
 LEFT = re.compile(r"^\s*@micropython\..*$", re.M)  # any other emitter decorator
+CAST_ITEM = re.compile(r"\bint\((\w+\[[^\[\]()]*\])\)")  # int(p[i + 1])
+CAST_LEN = re.compile(r"\bint\(len\((\w+)\)\)")  # int(len(buf))
 IMPORT = "from kernels.plain import ptr8, ptr16, ptr32  # (web bundle: viper's casts)"
 BUDGET = re.compile(r"^BUDGET = const\((\d+)\)", re.M)
 SKIP = ("main.py", "manifest.py", "sim_main.py", "sim_timing.py")  # the board's entry points
@@ -36,14 +38,26 @@ BOARDS = ("pico", "pico2", "esp32s3")
 
 
 def plain_kernel(source: str) -> str:
-    """A kernel's source with its emitter decorators gone and viper's casts imported."""
+    """A kernel's source with its emitter decorators gone and viper's casts imported; inside
+    the viper functions, viper's int() casts of a buffer's item or a length are dropped (in
+    Python they are calls that give back the int they are given)."""
     out = []
     imported = False
+    body = -1  # the indentation of the viper function being copied, -1 outside one
+    head = False  # the decorator's `def` line is next
     for line in source.split("\n"):
         m = DECORATOR.match(line)
+        indent = len(line) - len(line.lstrip())
+        if head and line.strip():
+            head = False
+        elif body >= 0 and line.strip() and indent <= body:
+            body = -1
         if m is None:
-            out.append(line)
-        elif imported:
+            out.append(_uncast(line) if body >= 0 else line)
+            continue
+        body = len(m.group(1))
+        head = True
+        if imported:
             out.append("")
         else:  # at the top level: the casts are globals looked up when a kernel runs
             out.append(IMPORT)
@@ -55,6 +69,10 @@ def plain_kernel(source: str) -> str:
     if not imported and re.search(r"\bptr(8|16|32)\(", text):
         raise ValueError("a kernel uses viper's casts but has no viper function")
     return text
+
+
+def _uncast(line: str) -> str:
+    return CAST_LEN.sub(r"len(\1)", CAST_ITEM.sub(r"\1", line))
 
 
 def with_budget(source: str, budget: int | None) -> str:

@@ -150,7 +150,7 @@ export class BoardCanvas {
     this.layout = layout;
     this.words = words;
     [canvas.width, canvas.height] = size(layout);
-    this.glow = new OffscreenCanvas(canvas.width, canvas.height);
+    this.sprites = new Map(); // colour -> its glow, blurred once
     this.base = new OffscreenCanvas(canvas.width, canvas.height);
     shapes(this.base.getContext("2d"), layout);
     this.places = layout.positions;
@@ -168,30 +168,25 @@ export class BoardCanvas {
     const k = gain(frame, this.layout.brightness_levels);
     const leds = decode(this.layout, frame);
     const r = this.r;
-    const g = this.glow.getContext("2d");
-    g.fillStyle = "black";
-    g.fillRect(0, 0, w, h);
     const dots = [];
+    const lit = [];
     for (const [name, places] of Object.entries(this.places)) {
       const cs = leds[name] || [];
       places.forEach(([x, y], i) => {
         const c = cs[i] || [0, 0, 0];
         const [cx, cy] = px(x, y);
         const shown = Math.max(...c) ? toScreen(c, k) : null;
-        if (shown && Math.max(...shown)) {
-          g.fillStyle = css(shown);
-          g.beginPath();
-          g.ellipse(cx, cy, 2.2 * r, 2.2 * r, 0, 0, 2 * Math.PI);
-          g.fill();
-        }
-        dots.push([cx, cy, shown && Math.max(...shown) ? shown : null]);
+        const on = shown && Math.max(...shown) ? shown : null;
+        if (on) lit.push([cx, cy, on]);
+        dots.push([cx, cy, on]);
       });
     }
-    ctx.save(); // the glow: blurred, times 150/255, added
+    ctx.save(); // the glow: each lit LED's disc blurred, times 150/255, added (sprites per colour)
     ctx.globalCompositeOperation = "lighter";
-    ctx.globalAlpha = 150 / 255;
-    ctx.filter = "blur(" + (1.3 * r).toFixed(2) + "px)";
-    ctx.drawImage(this.glow, 0, 0);
+    for (const [cx, cy, c] of lit) {
+      const sprite = this.sprite(c);
+      ctx.drawImage(sprite, cx - sprite.width / 2, cy - sprite.height / 2);
+    }
     ctx.restore();
     ctx.lineWidth = Math.max(1, Math.trunc(S));
     for (const [cx, cy, shown] of dots) {
@@ -204,6 +199,24 @@ export class BoardCanvas {
     }
     cube(ctx, this.layout, state, this.words);
     return leds;
+  }
+
+  sprite(c) { // picture.py's glow of one LED: a disc of 2.2 r, Gaussian blur of 1.3 r, x 150/255
+    const key = c.join(",");
+    let sp = this.sprites.get(key);
+    if (sp) return sp;
+    const r = this.r, half = Math.ceil(2.2 * r + 4 * 1.3 * r), n = 2 * half;
+    sp = new OffscreenCanvas(n, n);
+    const g = sp.getContext("2d");
+    g.filter = "blur(" + (1.3 * r).toFixed(2) + "px)";
+    g.globalAlpha = 150 / 255;
+    g.fillStyle = css(c);
+    g.beginPath();
+    g.ellipse(half, half, 2.2 * r, 2.2 * r, 0, 0, 2 * Math.PI);
+    g.fill();
+    if (this.sprites.size > 64) this.sprites.clear();
+    this.sprites.set(key, sp);
+    return sp;
   }
 
   buttonAt(x, y) { // canvas pixels -> the board's button there, or null
