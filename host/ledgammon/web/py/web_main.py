@@ -11,11 +11,11 @@ import asyncio
 import sys
 
 import js
-import page_loop
+import page_port
 
-page_loop.install()  # before the firmware's modules take asyncio.sleep_ms
+page_port.install()  # before the firmware's modules take asyncio.sleep_ms, a2b_base64
 
-from app import build  # noqa: E402 (after the loop's hook)
+from app import build  # noqa: E402 (after the port's hooks)
 from gammon.dice import Dice, SeededBytes  # noqa: E402
 from hw.inputs import DirectKeys  # noqa: E402
 from hw.output import FakeStrip  # noqa: E402

@@ -90,7 +90,10 @@ export class WorkerTransport {
       this.worker.onmessage = (ev) => {
         const m = ev.data;
         if (m.type === "out") this.onText(m.text);
-        else if (m.type === "frame") this.onFrame(m.frame);
+        else if (m.type === "frame") {
+          this.lastFrame = { after: m.at - m.lineAt };
+          this.onFrame(m.frame);
+        }
         else if (m.type === "save") this.onSave(m.name, m.text);
         else if (m.type === "ready") resolve(m);
         else if (m.type === "fatal") reject(new Error(m.message));

@@ -96,11 +96,11 @@ export class Session {
 
   setFrame(frame) {
     this.frame = frame;
-    if (this.pressAt !== null) {
+    this.view.show(this);
+    if (this.pressAt !== null) { // a press's first frame, drawn
       this.latencies.push(performance.now() - this.pressAt);
       this.pressAt = null;
     }
-    this.view.show(this);
   }
 
   busy() { return this.client.waiting.size > 0; }

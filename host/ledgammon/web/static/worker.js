@@ -11,6 +11,7 @@ const ROOT = "/board";
 const FLASH = "/flash";
 let feed = null;
 let mp = null;
+let lineAt = 0; // when the last line came (the frames say it: the page's latency figures)
 const early = []; // lines that came before the firmware was up
 
 function mkdirs(FS, path) {
@@ -53,7 +54,9 @@ async function start(msg) {
   ]);
   lay(mp.FS, bundle, msg.files);
   self.ledgammon_out = (text) => postMessage({ type: "out", text });
-  self.ledgammon_frame = (buf) => postMessage({ type: "frame", frame: mp.PyProxy.toJs(buf) });
+  self.ledgammon_frame = (buf) => {
+    postMessage({ type: "frame", frame: mp.PyProxy.toJs(buf), lineAt, at: performance.now() });
+  };
   self.ledgammon_save = (name, text) => postMessage({ type: "save", name, text });
   const seed = Number.isInteger(msg.seed) ? String(msg.seed) : "None";
   const pace = Number.isInteger(msg.pace) ? String(msg.pace) : "None";
@@ -76,6 +79,7 @@ self.onmessage = (ev) => {
   if (msg.type === "start") {
     start(msg).catch((e) => postMessage({ type: "fatal", message: String(e.message || e) }));
   } else if (msg.type === "line") {
+    lineAt = performance.now();
     if (feed) feed(msg.text); else early.push(msg.text);
   } else if (msg.type === "eval") { // tests and measurements: Python run in the firmware's
     let value = null, error = null;
