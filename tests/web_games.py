@@ -5,7 +5,8 @@
 # the move generator and the play kernels), the renderer draws a frame every FRAME_MS of
 # simulated time (the frame kernels), the saves go through the text kernels.
 #
-#   micropython web_games.py PATHS FLASH [TURNS]   (PATHS: the firmware's and kernels' folders, by :)
+#   micropython web_games.py PATHS FLASH [TURNS]
+# (PATHS: the firmware's and the kernels' folders, joined by ":")
 import sys
 
 FRAME_MS = 40

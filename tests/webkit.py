@@ -101,7 +101,8 @@ class Clicker:
     def __init__(self, page: Any) -> None:
         self.page = page
         self.box = page.locator("#board").bounding_box()
-        self.size = page.evaluate("[ledgammon.canvas.canvas.width, ledgammon.canvas.canvas.height]")
+        self.size = page.evaluate("[ledgammon.canvas.canvas.width, "
+                                  "ledgammon.canvas.canvas.height]")
         self.at: dict[str, tuple[float, float]] = {}
 
     def __call__(self, button: str) -> None:

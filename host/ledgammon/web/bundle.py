@@ -32,7 +32,7 @@ CAST_LEN = re.compile(r"\bint\(len\((\w+)\)\)")  # int(len(buf))
 IMPORT = "from kernels.plain import ptr8, ptr16, ptr32  # (web bundle: viper's casts)"
 BUDGET = re.compile(r"^BUDGET = const\((\d+)\)", re.M)
 SKIP = ("main.py", "manifest.py", "sim_main.py", "sim_timing.py")  # the board's entry points
-PAGE_MODULES = ("web_main.py", "page_port.py")  # py/: the page's entry point, the port's differences
+PAGE_MODULES = ("web_main.py", "page_port.py")  # py/: the entry point, the port's ways
 NOT_KERNELS = ("kernels/__init__.py", "kernels/compat.py")  # the package and CPython's stand-ins
 BOARDS = ("pico", "pico2", "esp32s3")
 

@@ -121,7 +121,8 @@ def make_server(host: str, port: int, site: Site | None = None) -> http.server.H
 
 def address(server: http.server.HTTPServer) -> str:
     host, port = server.server_address[:2]
-    shown = "[%s]" % host if ":" in str(host) else str(host)
+    name = host.decode() if isinstance(host, bytes) else str(host)
+    shown = "[%s]" % name if ":" in name else name
     return "http://%s:%d/" % (shown, port)
 
 

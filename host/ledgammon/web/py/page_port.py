@@ -4,8 +4,9 @@
 # binascii is pure Python there, and its a2b_base64 takes only bytes; the board's (C) takes a
 # str too, as gammon/position.py's Position.from_id gives it (a saved game's start position).
 #
-# The loop: that asyncio runs on the browser's event loop: each round (asyncio.core._run_iter) runs every
-# task that is due and goes back to the browser only when none is. While the board thinks,
+# The loop: that asyncio runs on the browser's event loop, and each round of it
+# (asyncio.core._run_iter) runs every task that is due and goes back to the browser only
+# when none is. While the board thinks,
 # the firmware's render task sleeps 0 ms between slices (app.py: its slices follow each other
 # at once), so a round never ends and no line from the page (a press, a request) is read
 # until the choice is made. install() (before any firmware module takes asyncio.sleep_ms)

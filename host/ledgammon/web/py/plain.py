@@ -8,8 +8,9 @@
 # back as it is, the fastest to index; anything else is seen through uctypes. The kernels
 # keep every value inside a signed 32-bit word (tests/engine/test_range32.py), so Python's
 # unbounded ints give viper's results.
-import uctypes
 from array import array
+
+import uctypes
 
 _LE = uctypes.LITTLE_ENDIAN
 _N = 1 << 16  # the views' length: past any kernel buffer (viper checks no bounds either)
