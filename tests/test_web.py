@@ -23,7 +23,7 @@ import pytest
 from gammon.play import legal_plays
 from gammon.position import Position
 from ledgammon import picture
-from ledgammon.web import bundle, server
+from ledgammon.web import bundle
 from webkit import KEY, Clicker, browser, changed, open_page, shown, state, web_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ def chromium() -> Iterator[Any]:
         yield b
 
 
-def _until(page: Any, test: Any, timeout: float = 20.0) -> dict[str, Any]:
+def _until(page: Any, test: Any, timeout: float = 60.0) -> dict[str, Any]:
     end = time.monotonic() + timeout
     while True:
         st = state(page)
@@ -105,14 +105,17 @@ def test_a_whole_game_clicked_against_the_board(url: str, chromium: Any) -> None
     assert not errors
 
 
+LOOK = 300  # the strong level's budget in both: look-aheads begun (given up in contact)
+
+
 def _reference(tmp: Path) -> list[str]:
-    """web_games.py on the unix port with the viper kernels and the page's budget."""
+    """web_games.py on the unix port with the viper kernels, at the budget LOOK."""
     fw = tmp / "firmware"
     for rel, _ in bundle._tree(str(ROOT / "firmware")):
         (fw / rel).parent.mkdir(parents=True, exist_ok=True)
         text = (ROOT / "firmware" / rel).read_text()
         if rel == "gammon/opponent.py":
-            text = bundle.with_budget(text, server.WEB_BUDGET)
+            text = bundle.with_budget(text, LOOK)
         (fw / rel).write_text(text)
     (fw / "weights.bin").write_bytes((ROOT / "firmware" / "weights.bin").read_bytes())
     (tmp / "flash").mkdir()
@@ -126,7 +129,7 @@ def _reference(tmp: Path) -> list[str]:
 def test_the_page_draws_the_firmware_s_own_frames(url: str, chromium: Any,
                                                  tmp_path: Path) -> None:
     want = _reference(tmp_path)
-    page = open_page(chromium, url + "?fresh=1")
+    page = open_page(chromium, url + "?fresh=1&budget=%d" % LOOK)
     code = GAMES.read_text().split('if __name__ == "__main__":')[0] + (
         "import os\nos.mkdir('/games')\nresult = plays()\n"
         "result += lines('/games/', 8, 11, 'strong')\n"
@@ -213,3 +216,41 @@ def test_the_words_are_the_terminal_s(url: str, chromium: Any) -> None:
         assert got[1] == wording.help_line(True, "full", case).replace(" · q:quit", "").replace(
             " q:quit", "")
         assert got[2:] == [match_words.cube_words(case), match_words.score_words(case)]
+
+
+def test_the_cube_and_a_match_in_the_page(url: str, chromium: Any) -> None:
+    """A 3-point match with the cube: a double and its take from the keys, the panel and
+    the status line saying them, the cube drawn on the canvas where it now stands."""
+    page = open_page(chromium, url + "?fresh=1&seed=6")
+    reply = page.evaluate("ledgammon.session.client.request('config', "
+                          "{set: {match_length: 3, cube: true}})")
+    assert reply["ok"], reply
+    page.keyboard.press("n")  # money play: the match starts with the next game
+    page.keyboard.press("n")
+    st = _until(page, lambda s: s["match_length"] == 3)
+    page.keyboard.press("r")
+    st = _until(page, lambda s: s["phase"] == "move")
+    mover = st["turn"]
+    for frm, to, _ in legal_plays(Position.from_id(st["position_id"]), tuple(st["dice"]))[0].steps:
+        for n in (frm, to):
+            page.keyboard.type(str(n))
+            page.keyboard.press("Enter")
+    _until(page, lambda s: s["phase"] == "done")
+    page.keyboard.press("d")  # the other player doubles instead of rolling
+    st = _until(page, lambda s: bool(s["offer"]))
+    assert st["offer"] == {"kind": "double", "by": 1 - mover, "value": 2}
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('doubles to 2: player %d, take or drop?')" % mover)
+    assert "t:take x:drop" in page.inner_text("#help")
+    page.keyboard.press("t")
+    st = _until(page, lambda s: s["cube"] == 2 and not s["offer"])
+    assert st["cube_owner"] == mover
+    page.wait_for_function("t => document.getElementById('panel').textContent.includes(t)",
+                           arg="cube 2, player %d's" % mover)
+    assert "match to 3: 0-0" in page.inner_text("#panel")
+    at = page.evaluate("p => { const c = ledgammon.canvas, [x, y] = cubePlaces(c.layout)[p]; "
+                       "return [24 + x * 1.6, 24 + y * 1.6]; }".replace(
+                           "cubePlaces", "ledgammon.cubePlaces"), str(mover))
+    pixel = page.evaluate("([x, y]) => Array.from(ledgammon.canvas.canvas.getContext('2d')"
+                          ".getImageData(x + 12, y, 1, 1).data)", at)
+    assert pixel[:3] == [238, 232, 214]  # the cube's face, beside its number

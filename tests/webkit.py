@@ -131,7 +131,7 @@ def shown(page: Any) -> dict[str, Any]:
     return page.evaluate("ledgammon.session.state")  # type: ignore[no-any-return]
 
 
-def changed(page: Any, before: str, timeout: float = 20.0) -> str:
+def changed(page: Any, before: str, timeout: float = 60.0) -> str:
     """Waits until the page shows a state other than `before` (a KEY); the new key."""
     page.wait_for_function("b => (%s)() !== b" % KEY, arg=before, timeout=timeout * 1000,
                            polling=20)

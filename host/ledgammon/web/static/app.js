@@ -4,7 +4,7 @@
 // pace=MS (the board's own player's time per step), budget=N|board (the strong level's
 // evaluations a move; see `ledgammon web --help`), fresh=1 (forget the saved game first).
 import { Client, SerialTransport, WorkerTransport } from "./client.js";
-import { BoardCanvas } from "./draw.js";
+import { BoardCanvas, cubePlaces } from "./draw.js";
 import { Session } from "./session.js";
 import * as words from "./words.js";
 
@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 const intParam = (name) => (/^\d+$/.test(params.get(name) || "") ? Number(params.get(name)) : null);
 
 export const page = { session: null, transport: null, mode: null, layouts: null, canvas: null,
-  drawn: 0, t0: performance.now(), readyMs: null, error: null };
+  drawn: 0, t0: performance.now(), readyMs: null, error: null, cubePlaces };
 window.ledgammon = page; // for tests and measurements
 
 function saved() {
