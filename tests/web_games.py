@@ -1,9 +1,10 @@
 # Seeded games of the firmware's own controller and renderer, each frame and state as a line:
 # the same script runs with the viper kernels and with the web bundle's plain ones on the unix
 # port (tests/test_web_kernels.py), and in the web page's worker (tests/test_web.py), and the
-# lines must be equal. The board plays both sides (strong, then easy: the opponent's network,
-# the move generator and the play kernels), the renderer draws a frame every FRAME_MS of
-# simulated time (the frame kernels), the saves go through the text kernels.
+# lines must be equal. First a person presses buttons (ROLL, then each step's checker and its
+# destination, at fixed times), then the board plays both sides (strong, then easy: the
+# opponent's network, the move generator and the play kernels); the renderer draws a frame
+# every FRAME_MS of simulated time (the frame kernels), the saves go through the text kernels.
 #
 #   micropython web_games.py PATHS FLASH [TURNS]
 # (PATHS: the firmware's and the kernels' folders, joined by ":")
@@ -19,7 +20,29 @@ def _crc(buf):
     return c
 
 
-def lines(flash, turns=24, seed=11, level="strong", out=None):
+def _button(n, turn):
+    """The button of a point in the mover's numbers (25 the bar, 0 off)."""
+    if n == 25:
+        return "BAR"
+    if n == 0:
+        return "OFF"
+    return "p%d" % (n if turn == 0 else 25 - n)
+
+
+def _presses(ctl, st):
+    """A person's next presses: ROLL, or the next single step of the first legal play (its
+    checker, then its destination)."""
+    if st["phase"] != "move":
+        return ["ROLL"]
+    from gammon.play import legal_plays
+    from gammon.position import Position
+
+    play = legal_plays(Position.from_id(st["position_id"]), st["dice"])[0]
+    frm, to, _ = play.steps[len(st["steps"])]
+    return [_button(frm, st["turn"]), _button(to, st["turn"])]
+
+
+def lines(flash, turns=24, seed=11, level="strong", out=None, pressed=8):
     """Plays from a new board in `flash` (a folder's path ending in /) for `turns` changes
     of the state, or to the game's end; returns (or passes to `out`) one line per frame
     that changed and per change of the state."""
@@ -37,10 +60,23 @@ def lines(flash, turns=24, seed=11, level="strong", out=None):
     renderer = Renderer(pico, strip, 0)
     ctl.set_pace(FRAME_MS)
     ctl.configure("level", level)
-    ctl.configure("players", ["board", "board"])
     t = 0
     last = None
     changes = 0
+    queue = []
+    while pressed > 0 or queue:  # a person's presses first, a frame between them
+        if not queue:
+            queue = _presses(ctl, ctl.state())
+            pressed -= 1
+        t += 5 * FRAME_MS
+        name = queue.pop(0)
+        ctl.press(name, t)
+        say("%d press %s" % (t, name))
+        renderer.render(ctl.view, t)
+        ctl.tick(t)
+        ctl.flush()
+        say("%d frame %06x" % (t, _crc(strip.buf)))
+    ctl.configure("players", ["board", "board"])
     while changes < turns:
         t += FRAME_MS
         while ctl.tick(t):  # the board's thinking, in slices, all at this instant

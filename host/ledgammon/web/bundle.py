@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -175,9 +176,10 @@ def _compile(tool: str, rel: str, text: str, cache: str) -> bytes | None:
             code = f.read()
     try:
         os.makedirs(cache, exist_ok=True)
-        with open(done + ".tmp", "wb") as f:
+        tmp_path = "%s.%d.%d.tmp" % (done, os.getpid(), threading.get_ident())  # servers race
+        with open(tmp_path, "wb") as f:
             f.write(code)
-        os.replace(done + ".tmp", done)
+        os.replace(tmp_path, done)
     except OSError:
         pass  # no cache: compiled again next time
     return code
