@@ -31,7 +31,19 @@ function forget() {
 }
 
 const view = {
+  // at most one drawing a display frame: frames that come faster than the page draws them
+  // (the dice's roll, a loaded machine) are drawn as the latest of them
   show(s) {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.draw(s);
+      s.drawn();
+    });
+  },
+
+  draw(s) {
     if (!page.layouts) return;
     const board = (s.info && s.info.board) || "pico";
     const layout = page.layouts[board] || page.layouts.pico;

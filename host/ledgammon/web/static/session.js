@@ -42,6 +42,7 @@ export class Session {
     this.nextState = 0;
     this.stopped = false;
     this.pressAt = null; // when the last click or key was taken (for the click-to-frame time)
+    this.framed = false; // a frame came since the last drawing
     this.latencies = [];
     this.timer = null;
     client.onEvent = (ev) => this.take([ev]);
@@ -96,11 +97,16 @@ export class Session {
 
   setFrame(frame) {
     this.frame = frame;
+    this.framed = true;
     this.view.show(this);
-    if (this.pressAt !== null) { // a press's first frame, drawn
+  }
+
+  drawn() { // the view drew what it was shown: a press's first frame, if it came since
+    if (this.pressAt !== null && this.framed) {
       this.latencies.push(performance.now() - this.pressAt);
       this.pressAt = null;
     }
+    this.framed = false;
   }
 
   busy() { return this.client.waiting.size > 0; }
@@ -139,6 +145,7 @@ export class Session {
   async press(button) {
     if (!this.interactive) return;
     this.pressAt = performance.now();
+    this.framed = false;
     const reply = await this.ask("press", { button });
     if (reply && reply.ok === false) this.say(button + ": " + ((reply.error || {}).message || "refused"));
     this.nextState = this.nextLeds = 0;
