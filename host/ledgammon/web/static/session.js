@@ -50,10 +50,15 @@ export class Session {
 
   say(text) { this.message = text; this.messageUntil = performance.now() + MESSAGE_MS; }
 
-  async start() {
-    this.info = await this.ask("hello");
-    this.layout = (this.info && this.info.layout) || "full";
-    await this.refresh(true);
+  async start() { // hello, the frame (unless pushed already) and the state, asked at once
+    const leds = this.pushed && this.frame.length ? null : this.ask("leds");
+    const [info, st] = await Promise.all([this.ask("hello"), this.ask("state")]);
+    const frame = await leds;
+    this.info = info;
+    this.layout = (info && info.layout) || "full";
+    if (frame && frame.ok) this.frame = b64bytes(frame.frame);
+    if (st && st.ok !== false) this.state = st;
+    this.view.show(this);
     this.timer = setInterval(() => this.poll(), 20);
   }
 
@@ -81,18 +86,6 @@ export class Session {
       this.view.show(this);
       return null;
     }
-  }
-
-  async refresh(all = false) {
-    if (!this.info) this.info = await this.ask("hello");
-    if (!this.info) return;
-    if (all || !this.pushed) {
-      const leds = await this.ask("leds");
-      if (leds && leds.ok) this.setFrame(b64bytes(leds.frame));
-    }
-    const st = await this.ask("state");
-    if (st && st.ok !== false) this.state = st;
-    this.view.show(this);
   }
 
   setFrame(frame) {
