@@ -4,7 +4,7 @@
 // pace=MS (the board's own player's time per step), budget=N|board (the strong level's
 // evaluations a move; see `ledgammon web --help`), fresh=1 (forget the saved game first).
 import { Client, SerialTransport, WorkerTransport } from "./client.js";
-import { BoardCanvas, cubePlaces } from "./draw.js";
+import { BoardCanvas, cubePlaces, gain, toScreen } from "./draw.js";
 import { Session } from "./session.js";
 import * as words from "./words.js";
 
@@ -54,7 +54,8 @@ const view = {
     $("status").textContent = words.statusLine(s.state, colours, s.selected(), s.layout);
     $("message").textContent = s.messageLine();
     $("help").textContent = words.helpLine(s.interactive, s.layout, s.state);
-    panel(s, colours);
+    const k = gain(s.frame, page.canvas.layout.brightness_levels);
+    panel(s, colours, colours.map((c) => toScreen(c, k))); // the swatches as the LEDs look
     document.body.classList.toggle("silent", s.silent);
     document.body.classList.toggle("watching", !s.interactive);
     if (page.readyMs === null && s.state && s.frame.length) {
@@ -64,7 +65,7 @@ const view = {
   },
 };
 
-function panel(s, colours) {
+function panel(s, colours, shown) {
   const st = s.state || {};
   const turn = Number(st.turn || 0);
   const pips = st.pips || [0, 0];
@@ -72,7 +73,7 @@ function panel(s, colours) {
   const rows = [];
   for (const p of [1, 0]) {
     const onRoll = p === turn && ["roll", "move", "done"].includes(st.phase);
-    const c = colours[p];
+    const c = shown[p];
     rows.push('<div class="player' + (onRoll ? " on-roll" : "") + '"><span class="swatch" style="background:rgb(' +
       c.join(",") + ')"></span>Player ' + p + (onRoll ? " ◀" : "") + "<br><small>pips " + pips[p] +
       " off " + off[p] + "</small></div>");
