@@ -73,7 +73,10 @@ def config(proto, req, now_ms):
                 scratch.set(key, changes[key])
             except Exception as exc:
                 raise BadRequest("bad_args", str(exc)[:80]) from None
-        for key in changes:
-            outcome(ctl.configure(key, changes[key], now_ms), "bad_args")
+        from control.configure import configure_all
+
+        # one `config` event for the whole change, whatever its size (control/configure.py)
+        outcome(configure_all(ctl, [(key, changes[key]) for key in changes]), "bad_args")
+        ctl.settings_changed(now_ms)
     return {"ok": True, "settings": ctl.settings.as_dict()}
 
