@@ -1,7 +1,8 @@
 # Settings' changes, from the MENU or `config` alike: checked, saved and announced. Apart
 # from menu.py so that a `config` request does not load the menu (heap).
-from control.errors import err, report
 from model.settings import check
+
+from control.errors import err, report
 
 
 def configure(ctl, key, value):
@@ -28,6 +29,25 @@ def configure_all(ctl, changes):
     d = s.as_dict()
     ctl.emit({"event": "config", "settings": d})
     return True, {"settings": d}
+
+
+def next_terms(ctl):
+    """The match's terms set (match_length, cube, jacoby) when the game does not play them
+    yet: {"match_length", "cube", "jacoby", "from": "next game" (the next `new` starts a
+    new match or money session with them, its score at 0-0: money play's running total
+    starts again) or "next match" (a match to points under way keeps its terms to its
+    end), "score": the score now, which the new terms start again at 0-0}; None when they
+    are the game's (model/matchplay.following decides it)."""
+    s = ctl.settings
+    g = ctl.game
+    t = g.terms
+    if s.match_length == t[0] and s.cube == t[1] and s.jacoby == t[2]:
+        return None
+    mp = g.mp
+    later = mp is not None and mp.under_way(g.phase)
+    return {"match_length": s.match_length, "cube": s.cube, "jacoby": s.jacoby,
+            "from": "next match" if later else "next game",
+            "score": list(mp.match.score if mp else g.plain)}
 
 
 def save_settings(ctl):

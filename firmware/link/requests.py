@@ -61,7 +61,8 @@ def outcome(r, code="illegal"):
 
 def config(proto, req, now_ms):
     """`config`: the settings, after `set` (every change tried on a scratch copy first:
-    all or none). match_length, cube and jacoby apply from the next match."""
+    all or none), and `next_terms`: match_length, cube and jacoby apply from the next
+    match, which resets the score (control/configure.next_terms)."""
     ctl = proto.ctl
     changes = req.get("set")
     if changes is not None:
@@ -78,5 +79,7 @@ def config(proto, req, now_ms):
         # one `config` event for the whole change, whatever its size (control/configure.py)
         outcome(configure_all(ctl, [(key, changes[key]) for key in changes]), "bad_args")
         ctl.settings_changed(now_ms)
-    return {"ok": True, "settings": ctl.settings.as_dict()}
+    from control.configure import next_terms
+
+    return {"ok": True, "settings": ctl.settings.as_dict(), "next_terms": next_terms(ctl)}
 
