@@ -8,7 +8,7 @@ from gammon.position import Position
 from gammon.turn import Turn
 from kernels.compat import const
 
-from model.savetext import PLAIN, pieces
+from model.savetext import GAME_WRAP, PLAIN, SCORE_MAX, pieces
 
 OPENING = const(0)  # waiting for the opening roll
 ROLL = const(1)  # waiting for `turn` to roll
@@ -102,7 +102,7 @@ class Game:
         """The next game of the match; a new match when it is over, or with other `terms`
         (length, cube on, Jacoby, from the settings) when no match to points is under way
         (money play, or nothing played yet). A match in progress keeps its terms."""
-        self.game_number += 1
+        self.game_number = self.game_number % GAME_WRAP + 1  # the save's range, wrapped
         if self.mp or (terms and tuple(terms) != self.terms):
             from model.matchplay import following
 
@@ -228,7 +228,8 @@ class Game:
                 if self.mp:
                     self.mp.finish(self.winner, self.result)
                 else:
-                    self.plain[self.winner] += self.result
+                    w = self.winner  # the total stops at what the save holds
+                    self.plain[w] = min(self.plain[w] + self.result, SCORE_MAX)
                 self.phase = OVER
             else:
                 self.phase = DONE
