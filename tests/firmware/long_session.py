@@ -4,8 +4,8 @@
 # Outbox, as a host asks, and each line written is checked here (valid UTF-8, JSON) and
 # handed to `out(kind, game, line)` for the host's own checks (strict JSON, export).
 #
-#   micropython long_session.py ROOT SEED LENGTH GAMES  (LENGTH 0: money play, GAMES games;
-#                                                        else the match to its end)
+#   micropython long_session.py ROOT SEED LENGTH GAMES [LEVEL]  (LENGTH 0: money play, GAMES
+#       games, else the match to its end; LEVEL easy, strong, or people: run_people)
 # prints each line as "<kind> <game> <line>" and ends with "done <games> <seconds>".
 import json
 
@@ -108,6 +108,66 @@ def run(root, seed, length, games, out, level="easy"):
         s.ask({"cmd": "new"})
 
 
+class _Lcg:
+    """Choices the same on both interpreters (small ints only)."""
+
+    def __init__(self, seed):
+        self.x = seed & 0xFFFF
+
+    def below(self, n):
+        self.x = (self.x * 25173 + 13849) & 0xFFFF
+        return self.x * n >> 16
+
+
+def _person_game(s, rng, turns):
+    """Two people through requests: a play chosen by `rng` each turn, a double taken now and
+    then; after `turns` throws the player on roll who leads (or is level) resigns a single
+    game and the other accepts, unless the game ended first."""
+    thrown = 0
+    while True:
+        st = s.ask({"cmd": "state"})[1]
+        phase = st["phase"]
+        if phase == "over":
+            return
+        if st["offer"]:
+            answer = "accept" if st["offer"]["kind"] == "resign" else "take"
+            s.ask({"cmd": answer})
+        elif phase == "move":
+            plays = st["plays"]
+            s.ask({"cmd": "move", "play": plays[rng.below(len(plays))]})
+        elif phase in ("roll", "done") or phase == "opening":
+            t = st["turn"]
+            score = st["score"]
+            if thrown >= turns and phase == "roll" and score[t] >= score[1 - t]:
+                s.ask({"cmd": "resign", "value": 1})
+                continue
+            if phase == "roll" and st["may_double"] and rng.below(48) == 0:
+                s.ask({"cmd": "double"})
+                continue
+            s.ask({"cmd": "roll"})
+            thrown += 1
+        else:
+            raise AssertionError("phase %r" % phase)
+
+
+def run_people(root, seed, length, out, games=99):
+    """A `length`-point match of two people through requests (_person_game), each game ended
+    after 12-35 throws; after each game out() as run() does. Returns the games."""
+    s = Session(root, seed, length)
+    s.ask({"cmd": "config", "set": {"players": ["human", "human"]}})
+    rng = _Lcg(seed)
+    n = 0
+    while True:
+        _person_game(s, rng, 12 + rng.below(24))
+        n += 1
+        out("history", n, s.ask({"cmd": "history"})[0])
+        line, st = s.ask({"cmd": "state"})
+        out("state", n, line)
+        if st["match_over"] or n >= games:
+            return n
+        s.ask({"cmd": "new"})
+
+
 def _main(argv):
     import sys
     import time
@@ -119,7 +179,10 @@ def _main(argv):
 
     start = time.time()
     level = argv[5] if len(argv) > 5 else "easy"
-    n = run(argv[1], int(argv[2]), int(argv[3]), int(argv[4]), out, level)
+    if level == "people":
+        n = run_people(argv[1], int(argv[2]), int(argv[3]), out)
+    else:
+        n = run(argv[1], int(argv[2]), int(argv[3]), int(argv[4]), out, level)
     print("done %d %d" % (n, time.time() - start))
 
 
