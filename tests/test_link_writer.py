@@ -26,14 +26,14 @@ import binascii
 import json
 import math
 import os
-import subprocess
 import sys
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mpytools import FIRMWARE, MICROPYTHON, NATIVE, ROOT, require
+from mpserve import Served
+from mpytools import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
 import jsonspec  # noqa: E402 (tests/firmware: the helper both interpreters run)
@@ -288,29 +288,17 @@ def test_any_value_is_written_as_json_on_cpython(top: Spec) -> None:
     check(top, direct, boxed)
 
 
-class MicroPython:
-    """A MicroPython process that writes the lines of each description sent to it."""
+class MicroPython(Served):
+    """The writer on MicroPython: the lines of each description sent to it."""
 
     def __init__(self) -> None:
-        code = ("import sys\nsys.path[:0] = %r\nimport jsonspec\njsonspec.serve()\n"
-                % [FIRMWARE, NATIVE, os.path.join(ROOT, "tests", "firmware")])
-        self.proc = subprocess.Popen(
-            [require(MICROPYTHON), "-X", "heapsize=2M", "-c", code], cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        super().__init__("jsonspec")
 
     def lines(self, top: Spec) -> tuple[bytes, bytes]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(top) + "\n")
-        self.proc.stdin.flush()
-        out = self.proc.stdout.readline()
-        assert out and not out.startswith("raised"), out
+        out = self.ask(top)
+        assert not out.startswith("raised"), out
         a, b = out.split()
         return binascii.unhexlify(a), binascii.unhexlify(b)
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(10)
 
 
 @pytest.fixture(scope="module")

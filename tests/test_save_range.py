@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from typing import Any
 
@@ -25,7 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from model import savetext
 from model.game import Game
-from mpytools import FIRMWARE, MICROPYTHON, NATIVE, ROOT, require
+from mpserve import Served
+from mpytools import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
 import saverange  # noqa: E402 (tests/firmware: the helper both interpreters run)
@@ -80,26 +80,16 @@ def test_every_save_loads_back_on_cpython(case: dict[str, Any]) -> None:
     saverange.run(case)
 
 
-class MicroPython:
+class MicroPython(Served):
+    """tests/firmware/saverange.py on MicroPython: each case's last save."""
+
     def __init__(self) -> None:
-        code = ("import sys\nsys.path[:0] = %r\nimport saverange\nsaverange.serve()\n"
-                % [FIRMWARE, NATIVE, os.path.join(ROOT, "tests", "firmware")])
-        self.proc = subprocess.Popen(
-            [require(MICROPYTHON), "-X", "heapsize=2M", "-c", code], cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        super().__init__("saverange")
 
     def run(self, case: dict[str, Any]) -> str:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(case) + "\n")
-        self.proc.stdin.flush()
-        out = self.proc.stdout.readline()
+        out = self.ask(case)
         assert out.startswith("ok "), out
-        return out[3:].rstrip("\n")
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(10)
+        return out[3:]
 
 
 @pytest.fixture(scope="module")

@@ -79,35 +79,31 @@ def kind(v):
         return PLAIN if v - v == 0.0 else BAD  # inf - inf and nan - nan are nan
     try:
         if t is dict:
-            out = PLAIN
             for k in v:
                 if type(k) is not str:
                     return BAD
-                x = v[k]
-                t = type(x)
-                if t is str or t is int or t is bool or x is None:
-                    continue
-                c = kind(x)
-                if c == BAD:
-                    return BAD
-                out |= c
-            return out
+            return _items(v.values(), PLAIN)
         if t is list or t is tuple:
-            out = STREAM if len(v) > _STREAM_OVER else PLAIN
-            for x in v:
-                t = type(x)
-                if t is str or t is int or t is bool or x is None:
-                    continue
-                c = kind(x)
-                if c == BAD:
-                    return BAD
-                out |= c
-            return out
+            return _items(v, STREAM if len(v) > _STREAM_OVER else PLAIN)
     except RuntimeError:  # RecursionError: nested too deep, or a list holding itself
         return BAD
     if t is _GENERATOR or t is Chars or _lazy(v):
         return STREAM
     return BAD
+
+
+def _items(values, out):
+    """kind() of a list or dict holding `values`, `out` (PLAIN, or STREAM: a long list) at
+    the least."""
+    for x in values:
+        t = type(x)
+        if t is str or t is int or t is bool or x is None:
+            continue
+        c = kind(x)
+        if c == BAD:
+            return BAD
+        out |= c
+    return out
 
 
 def line_kind(obj):

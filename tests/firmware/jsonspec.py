@@ -91,8 +91,8 @@ def build(d):
     raise ValueError("no kind %r" % k)
 
 
-class _Port:
-    """A port the host reads at once."""
+class Port:
+    """A port the host reads at once (tests/firmware/long_session.py's too)."""
 
     def __init__(self):
         self.out = bytearray()
@@ -116,7 +116,7 @@ def lines(d):
         direct.extend(b)
 
     write_json(write, build(d))
-    port = _Port()
+    port = Port()
     box = Outbox(port)
     box.put(build(d), True)
     while box.pending():

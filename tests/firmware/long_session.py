@@ -12,6 +12,7 @@ import json
 from control.boot import boot
 from gammon.dice import Dice, SeededBytes
 from hw.storage import Store
+from jsonspec import Port
 from kernels.text import bad_at
 from link.outbox import Outbox
 from link.protocol import Protocol
@@ -21,25 +22,11 @@ FRAME = 20  # ms between ticks, as the render task
 INFO = {"board": "pico", "layout": "full", "leds": 440, "order": "GRB"}
 
 
-class _Port:
-    """A port the host reads at once."""
-
-    def __init__(self):
-        self.out = bytearray()
-
-    def ready(self):
-        return True
-
-    def write(self, mv):
-        self.out += mv
-        return len(mv)
-
-
 class Session:
     """The board on its protocol, in `root`, its player playing both sides."""
 
     def __init__(self, root, seed, length, level="easy"):
-        self.port = _Port()
+        self.port = Port()
         self.box = Outbox(self.port)
         ctl = boot(Store(root), Dice(SeededBytes(seed)), "full", None, 0)
         self.proto = Protocol(ctl, INFO, self.box, 0)
