@@ -56,10 +56,12 @@ strength: $(STAMP)
 lint: typecheck
 	$(BIN)/ruff check firmware native host tests bench hardware
 
-# The host code as CPython code; the firmware as MicroPython code, against the rp2 stubs.
+# The host code as CPython code; the firmware as MicroPython code, against the rp2 stubs, in
+# a cache of its own that the suite's check (tests/test_typecheck.py) shares: warm after it.
 typecheck: $(STAMP)
 	$(BIN)/mypy host/ledgammon
-	MYPYPATH=$(TYPINGS) $(BIN)/mypy --config-file mypy-firmware.ini --custom-typeshed-dir $(TYPINGS)
+	MYPYPATH=$(TYPINGS) $(BIN)/mypy --config-file mypy-firmware.ini --custom-typeshed-dir $(TYPINGS) \
+		--cache-dir .mypy_cache/firmware
 
 deploy: $(STAMP)
 	$(BIN)/ledgammon deploy --port $(PORT) --board $(BOARD) $(if $(FROZEN),--frozen)

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 
 import pytest
-from mpytools import FIRMWARE, MICROPYTHON, NATIVE, ROOT, compile_mpy
+from mpytools import FIRMWARE, MICROPYTHON, NATIVE, ROOT, cached_tree, compile_mpy
 
 TESTS = os.path.join(ROOT, "tests", "firmware")
 # Helper modules (not test_*) in tests/engine, shared with the engine tests (positions.py).
@@ -203,16 +203,20 @@ def _compile_helpers(src_root: str, dest_root: str) -> None:
             _compile(os.path.join(src_root, name), out)
 
 
-@pytest.fixture(scope="module")
-def precompiled(tmp_path_factory):
-    """firmware/ and tests/firmware as .mpy files in a temporary folder, the helpers of
-    tests/engine beside the latter (no folder more on sys.path: each costs heap)."""
-    top = str(tmp_path_factory.mktemp("mpy-firmware"))
+def _precompile(top: str) -> None:
     _compile_tree(FIRMWARE, os.path.join(top, "firmware"))
     _compile_tree(NATIVE, os.path.join(top, "firmware"))  # kernels/ beside gammon/, as deployed
     _compile_tree(TESTS, os.path.join(top, "tests"))
     _compile_helpers(SHARED, os.path.join(top, "tests"))
-    return top
+
+
+@pytest.fixture(scope="session")
+def precompiled():
+    """firmware/ and tests/firmware as .mpy files, the helpers of tests/engine beside the
+    latter (no folder more on sys.path: each costs heap); compiled once for the whole run
+    (mpytools.cached_tree)."""
+    return cached_tree("firmware-tests", ("firmware", "native", "tests/firmware",
+                                          "tests/engine"), _precompile)
 
 
 def _count(name: str) -> int:

@@ -6,7 +6,16 @@ import re
 import subprocess
 
 import pytest
-from mpytools import FIRMWARE, MICROPYTHON, MPY_CROSS, NATIVE, ROOT, compile_mpy, require
+from mpytools import (
+    FIRMWARE,
+    MICROPYTHON,
+    MPY_CROSS,
+    NATIVE,
+    ROOT,
+    cached_tree,
+    compile_mpy,
+    require,
+)
 
 ENGINE_TESTS = os.path.join(ROOT, "tests", "engine")
 MPRUN = os.path.join(ROOT, "tests", "mprun.py")
@@ -81,23 +90,26 @@ def test_firmware_and_native_code_compile_for_each_board(tmp_path, arch):
     assert proc.returncode != 0 and "invalid arch" in proc.stderr  # why native/ stands apart
 
 
-@pytest.fixture(scope="module")
-def precompiled(tmp_path_factory):
-    """firmware/ and tests/engine compiled for this machine, as the board loads them."""
-    require(MPY_CROSS)
-    top = tmp_path_factory.mktemp("mpy")
-    dirs = []
+_TREES = ((FIRMWARE, "firmware"), (NATIVE, "firmware"), (ENGINE_TESTS, "engine"))
+
+
+def _precompile(top: str) -> None:
     # native/ compiles into the firmware's folder, as on the board: kernels/ beside gammon/
-    for src_top, name in ((FIRMWARE, "firmware"), (NATIVE, "firmware"), (ENGINE_TESTS, "engine")):
-        dest = os.path.join(str(top), name)
+    for src_top, name in _TREES:
+        dest = os.path.join(top, name)
         for src in _sources(src_top):
             if src_top == ENGINE_TESTS and os.path.dirname(src) != ENGINE_TESTS:
                 continue
             proc, _ = _compile(src, src_top, dest, "host")
             assert proc.returncode == 0, proc.stderr
-        if dest not in dirs:
-            dirs.append(dest)
-    return dirs
+
+
+@pytest.fixture(scope="session")
+def precompiled():
+    """firmware/ and tests/engine compiled for this machine, as the board loads them (once
+    for the whole run: mpytools.cached_tree)."""
+    top = cached_tree("engine-tests", ("firmware", "native", "tests/engine"), _precompile)
+    return list(dict.fromkeys(os.path.join(top, name) for _, name in _TREES))
 
 
 # Modules that load the board's player (network weights and all), the gnubg oracle's data or
