@@ -57,18 +57,18 @@ def _outcome(tree, heap, args):
     return "none"
 
 
-def _edge(probe, lo, hi, ok):
-    """The smallest heap in lo..hi (KB, 8 KB steps) whose outcome is in `ok`, hi's being so;
-    by bisection (issue 29): every heap probed on the way is checked as the sweep checks it."""
-    lo //= 8
-    hi //= 8
+def _edge(probe, heaps, ok):
+    """The first heap of `heaps` (largest first, the first one's outcome in `ok`) after which
+    no outcome is in `ok`, by bisection (issue 29): every heap probed is checked as the sweep
+    checks it, the one just past the edge among them."""
+    lo, hi = 0, len(heaps) - 1  # heaps[lo] is in ok; the edge lies in lo..hi
     while lo < hi:
-        mid = (lo + hi) // 2
-        if probe(mid * 8) in ok:
-            hi = mid
+        mid = (lo + hi + 1) // 2
+        if probe(heaps[mid]) in ok:
+            lo = mid
         else:
-            lo = mid + 1
-    return hi * 8
+            hi = mid - 1
+    return lo
 
 
 @pytest.mark.parametrize("mode, top", [("", 260), ("match", 324)])
@@ -93,13 +93,14 @@ def test_a_heap_too_small_for_a_game_gives_error_events_never_an_exception(tree,
         return outcomes[heap]
 
     assert probe(top) == "ok", "raise the top: %d KB" % top
+    heaps = list(range(top, 56, -8))  # the sweep's steps, down to the first below 64 KB
     if os.environ.get("LEDGAMMON_DEEP") == "1":  # tests/conftest.py
-        heap = top
-        while heap > 64 and probe(heap) != "none":
-            heap -= 8
+        for heap in heaps:
+            if probe(heap) == "none":
+                break
     else:
-        passes = _edge(probe, 64, top, ("ok",))
-        _edge(probe, 64, passes, ("ok", "fail"))
+        passes = _edge(probe, heaps, ("ok",))
+        _edge(probe, heaps[passes:], ("ok", "fail"))
     assert "fail" in outcomes.values(), outcomes  # some heaps were too small for the game
 
 

@@ -629,7 +629,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
     full of control characters are among the inputs. A side given to the board is given
     back after the example, as the board plays on by itself in real time."""
     rng = random.Random(17)
-    examples = []
+    inputs = []
 
     @settings(
         max_examples=examples(300),
@@ -641,7 +641,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
     @given(INPUTS | CONTROL_BYTES.map(lambda b: b + b"\n"))
     def collect(data):
         if b"repl" not in data:
-            examples.append(_no_escape(data))
+            inputs.append(_no_escape(data))
 
     collect()
     set_players = 0
@@ -650,7 +650,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
             client.roll() if client.state()["phase"] != "move" else client.move(
                 rng.choice(client.state()["plays"])
             )
-        for n, data in enumerate(examples):
+        for n, data in enumerate(inputs):
             before = client.state()
             data = _fill(data, before["plays"], n)
             client.transport.port.write(data)
