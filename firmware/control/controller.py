@@ -22,9 +22,12 @@ class Controller:
     side may be played by a program through `roll` and `move`, exactly as by buttons, or by
     the board itself (settings.players, autoplay.py): `tick` then makes its steps."""
 
-    pace_ms = 700  # the board player's time per step (set_pace: sim_main --pace)
-
-    def __init__(self, game, settings, store, dice, layout="full", emit=None, now_ms=0):
+    def __init__(
+        self, game, settings, store, dice, layout="full", emit=None, now_ms=0, pace_ms=700,
+        collector=None,
+    ):
+        """`pace_ms`: the board player's time per step (sim_main --pace); `collector`: the
+        app's idle collections (hw/collector.py), which the board's choices ask for."""
         self.game = game
         self.settings = settings
         self.store = store
@@ -46,7 +49,8 @@ class Controller:
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
         self.page = None  # cube_page.Page: the cube page open, or a drop asked once
         self.hinting = None  # hint.Hint being thought out (ROLL held), a slice a tick
-        self.collector = None  # the app's hw.collector.Collector (its idle collections)
+        self.pace_ms = pace_ms
+        self.collector = collector  # the app's hw.collector.Collector, or None
         self.frame_first = False  # an app's button press is being routed (_guarded)
         self.throw = False  # that press passed the turn: the throw is the next tick's
         self._sides()
@@ -187,14 +191,6 @@ class Controller:
         """HINT's lights, (sources, destinations) masks, until the next press (autoplay)."""
         self.hint = masks
         self.select(-1, now_ms)
-
-    def set_pace(self, ms):
-        """The board player's time per step (sim_main --pace, tests)."""
-        self.pace_ms = ms
-
-    def set_collector(self, collector):
-        """The app's idle collections (app.build): the board's choices ask them."""
-        self.collector = collector
 
     # The selection, the menu's place, the cursor: asked for by buttons, menu, autoplay
     def select(self, pt, now_ms, dests=None):

@@ -302,6 +302,20 @@ def test_deinit_blanks_the_leds():
 def test_build_wires_protocol_selftest_and_repl():
     root = fakes.tmpdir()
     wire = []
+    lines = [
+        b'{"cmd":"press","button":"ROLL","id":1}\n',
+        b'{"cmd":"selftest","id":2}\n',
+        b'{"cmd":"repl","id":3}\n',
+    ]
+
+    async def host(app):  # stands in for link.serve: a line every few rounds
+        for line in lines:
+            for _ in range(5):
+                await asyncio.sleep(0)
+            app.protocol.feed(line, app.clock())
+        while True:
+            await asyncio.sleep(0)
+
     strip = FakeStrip(pico.LED_COUNT)
     pins = Pins()
     try:
@@ -314,25 +328,10 @@ def test_build_wires_protocol_selftest_and_repl():
             Dice(SeededBytes(2)),
             clock=Clock(),
             write=wire.append,
+            host=host,
         )
         app.inputs.period_ms = 0
         app.frame_ms = 0
-        proto = app.protocol
-        lines = [
-            b'{"cmd":"press","button":"ROLL","id":1}\n',
-            b'{"cmd":"selftest","id":2}\n',
-            b'{"cmd":"repl","id":3}\n',
-        ]
-
-        async def host():  # stands in for link.serve: a line every few rounds
-            for line in lines:
-                for _ in range(5):
-                    await asyncio.sleep(0)
-                proto.feed(line, app.clock())
-            while True:
-                await asyncio.sleep(0)
-
-        app.serial = host
         asyncio.run(app.main())  # the repl request ends it
         text = b"".join(bytes(w) for w in wire).decode()
         assert '"event":"press"' in text and '"event":"roll"' in text
