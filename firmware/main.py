@@ -99,9 +99,11 @@ def main(hw=None, write=None, host=None):
         import asyncio
 
         from app import build
+        from gammon.dice import Dice
 
+        dice = Dice(hw.randbytes)
         app = build(
-            hw.board, hw.layout, hw.keys, hw.strip, hw.store, hw.dice, write=write, host=host,
+            hw.board, hw.layout, hw.keys, hw.strip, hw.store, dice, write=write, host=host,
             make_wdt=hw.make_wdt,  # started by app.main(): booting may take a while
         )
     except Exception as exc:  # MemoryError above all: the code does not fit this heap

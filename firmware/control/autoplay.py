@@ -29,7 +29,7 @@ from display.view import BLINK_MS, ROLL_MS, target_of
 from hw.ticks import ticks_add, ticks_diff
 from model.game import DONE, MOVE, PLAIN, ROLL
 
-from control import loader
+from control import loader, present
 from control.plan import Plan
 
 
@@ -176,7 +176,7 @@ class Bot:
                 glow |= 1 << target_of(g.turn, pt)
             self.glow = glow
         if not p.step():
-            ctl.view.movable = self.glow  # thinking: the checkers it may move glow
+            present.glow(ctl.view, self.glow)  # thinking: the checkers it may move glow
             return True
         self.plan = None
         self.hops = p.hops

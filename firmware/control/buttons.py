@@ -19,7 +19,7 @@ def route(ctl, name, now):
         from control import menu
 
         return menu.press(ctl, name, now)
-    if ctl.entry:
+    if ctl.throw.entry:
         from control import dice_entry
 
         return dice_entry.press(ctl, name, now)

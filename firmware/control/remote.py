@@ -13,7 +13,7 @@ def move(ctl, text, now):
     g = ctl.game
     if ctl.busy():
         return False, err("wrong_phase", "the board is playing")
-    if g.phase != MOVE or ctl.entry:
+    if g.phase != MOVE or ctl.throw.entry:
         return False, err("wrong_phase", "no move to make now")
     try:
         hops = parse_steps(text)

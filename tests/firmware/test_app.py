@@ -387,7 +387,7 @@ def _check_setup(root, machine):
     assert all(p.pull == machine.Pin.PULL_UP for p in cols)
     assert isinstance(hw.keys, MatrixKeys) and hw.keys.scan() == 0
     assert hw.strip.count == pico.LED_COUNT and hw.strip.sm.sideset_base.id == pico.LED_PIN
-    assert 1 <= hw.dice.die() <= 6 and hw.store.root == root
+    assert 1 <= Dice(hw.randbytes).die() <= 6 and hw.store.root == root
     wdt = hw.make_wdt()
     assert wdt.timeout == 8000
     timer = hw.keep_fed()
