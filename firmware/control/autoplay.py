@@ -31,6 +31,7 @@ from model.game import DONE, MOVE, PLAIN, ROLL
 
 from control import loader, present
 from control.plan import Plan
+from control.turns import emit_steps
 
 
 def unload():
@@ -140,7 +141,7 @@ class Bot:
             ctl.select(frm, now, {to: None})
             return self._wait(now, pace * 2 // 3)
         self.hops.pop(0)
-        ctl.emit_steps(g.step(frm, to), g.turn)
+        emit_steps(ctl, g.step(frm, to), g.turn)
         ctl.changed(now)  # saved; the selection goes
         self.key = _key(g, ctl.settings.level)
         self._wait(now, pace - pace * 2 // 3 if g.phase == MOVE else 2 * pace)

@@ -257,6 +257,11 @@ class Controller:
         """Whether a double or a resignation waits for its answer."""
         return self.offered_to() >= 0
 
+    def set_page(self, page, now_ms):
+        """The cube page (cube_page.Page) open, or None: closed."""
+        self.page = page
+        self.select(-1, now_ms)
+
     def asking(self):
         """(view.ASK_*, of whom, kind shown, value shown): what is being asked now."""
         if self.page is None and not self.offer_waiting():
@@ -264,11 +269,6 @@ class Controller:
         from control import cube_page
 
         return cube_page.asking(self)
-
-    def set_page(self, page, now_ms):
-        """The cube page (cube_page.Page) open, or None: closed."""
-        self.page = page
-        self.select(-1, now_ms)
 
     def menu_value(self):
         """The open menu item's value, as the view shows it."""
@@ -341,10 +341,6 @@ class Controller:
 
     def _emit(self, event):
         self.emit(event)
-
-    def emit_steps(self, made, player):  # the `step` events of steps made
-        for f, t, hit in made:
-            self.emit({"event": "step", "player": player, "from": f, "to": t, "hit": hit})
 
     def changed(self, now):
         """After every change of the game: save, emit `over`, recompute the highlights."""

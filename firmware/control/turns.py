@@ -116,7 +116,7 @@ def apply_roll(ctl, dice, now):
     rolled(ctl.view, now, ROLL_MS, 0 if moved else BLINK_MS)
     if g.phase == MOVE and ctl.settings.autoplay and g.turn_state.forced:
         if not ctl.by_board(player):  # the board plays its forced moves step by step
-            ctl.emit_steps(g.play_forced(), player)
+            emit_steps(ctl, g.play_forced(), player)
     ctl.changed(now)
     return True, {"dice": thrown, "player": player}
 
@@ -150,6 +150,12 @@ def new(ctl, now):
     s = ctl.settings
     ctl.game.new_game((s.match_length, s.cube, s.jacoby))
     ctl.emit({"event": "new", "game": ctl.game.game_number})
+
+
+def emit_steps(ctl, made, player):
+    """The `step` events of the single steps `made` [(frm, to, hit)] by `player`."""
+    for f, t, hit in made:
+        ctl.emit({"event": "step", "player": player, "from": f, "to": t, "hit": hit})
 
 
 def over_event(g):

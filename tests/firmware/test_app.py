@@ -307,15 +307,6 @@ def test_build_wires_protocol_selftest_and_repl():
         b'{"cmd":"selftest","id":2}\n',
         b'{"cmd":"repl","id":3}\n',
     ]
-
-    async def host(app):  # stands in for link.serve: a line every few rounds
-        for line in lines:
-            for _ in range(5):
-                await asyncio.sleep(0)
-            app.protocol.feed(line, app.clock())
-        while True:
-            await asyncio.sleep(0)
-
     strip = FakeStrip(pico.LED_COUNT)
     pins = Pins()
     try:
@@ -328,10 +319,8 @@ def test_build_wires_protocol_selftest_and_repl():
             Dice(SeededBytes(2)),
             clock=Clock(),
             write=wire.append,
-            host=host,
+            host=_host(lines),  # stands in for link.serve: a line every few rounds
         )
-        app.inputs.period_ms = 0
-        app.frame_ms = 0
         asyncio.run(app.main())  # the repl request ends it
         text = b"".join(bytes(w) for w in wire).decode()
         assert '"event":"press"' in text and '"event":"roll"' in text
