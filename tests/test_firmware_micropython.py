@@ -77,7 +77,7 @@ HEAP = {
 DEFAULT_HEAP = "64K"  # a new module must fit the board's budget or say why not here
 _GAME_LOGIC = ("gammon.position", "gammon.turn", "gammon.dice", "display.view", "model.settings",
                "hw.storage",
-               "model.game", "display.fill", "control.buttons", "control.controller")
+               "model.game", "control.present", "control.buttons", "control.controller")
 
 
 def _preload(name: str) -> list:

@@ -191,8 +191,7 @@ class Protocol:
 
     def _state(self, req, now_ms):
         out = self.ctl.state(False)  # made for this reply at its full size, ok and id too
-        g = self.ctl.game  # the plays of this position and dice, listed as they are written
-        out["plays"] = _plays(g.position, g.dice, g.phase == 2 or g.phase == 3)  # MOVE, DONE
+        out["plays"] = self.ctl.plays()  # this position's and dice's, listed as written
         return out
 
     def _leds(self, req, now_ms):
@@ -242,16 +241,6 @@ def _hint(proto, req, now_ms):
     from link.hint_reply import hint  # loaded when first asked (heap)
 
     return hint(proto, req, now_ms)
-
-
-def _plays(position, dice, playing):
-    """The legal plays of `dice` in `position` in notation, one at a time: what the request
-    saw (position and dice are captured when it came), however late they are written."""
-    if playing:
-        from gammon.play import legal_plays
-
-        for play in legal_plays(position, dice):
-            yield str(play)
 
 
 _HANDLERS = {

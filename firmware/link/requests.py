@@ -1,6 +1,5 @@
-# The protocol's error replies and result handling, and `config`, which takes more checking
-# than a line (all changes or none).
-from model.settings import Settings
+# The protocol's error replies and result handling, and `config` (all changes or none:
+# Controller.config).
 
 
 class BadRequest(Exception):
@@ -63,23 +62,8 @@ def config(proto, req, now_ms):
     """`config`: the settings, after `set` (every change tried on a scratch copy first:
     all or none), and `next_terms`: match_length, cube and jacoby apply from the next
     match, which resets the score (control/configure.next_terms)."""
-    ctl = proto.ctl
     changes = req.get("set")
-    if changes is not None:
-        if not isinstance(changes, dict) or not changes:
-            raise BadRequest("bad_args", "set: {key: value, ...}")
-        scratch = Settings(ctl.settings.levels)
-        for key in changes:
-            try:
-                scratch.set(key, changes[key])
-            except Exception as exc:
-                raise BadRequest("bad_args", str(exc)[:80]) from None
-        from control.configure import configure_all
-
-        # one `config` event for the whole change, whatever its size (control/configure.py)
-        outcome(configure_all(ctl, [(key, changes[key]) for key in changes]), "bad_args")
-        ctl.settings_changed(now_ms)
-    from control.configure import next_terms
-
-    return {"ok": True, "settings": ctl.settings.as_dict(), "next_terms": next_terms(ctl)}
+    if changes is not None and (not isinstance(changes, dict) or not changes):
+        raise BadRequest("bad_args", "set: {key: value, ...}")
+    return merge(outcome(proto.ctl.config(changes, now_ms), "bad_args"))
 
