@@ -12,7 +12,8 @@ STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
 TYPINGS := $(VENV)/typings
 
-.PHONY: all setup test sim bench train strength lint typecheck deploy wheel clean web browser
+.PHONY: all setup test test-deep sim bench train strength lint typecheck deploy wheel clean web \
+	browser
 
 all: test
 
@@ -48,8 +49,14 @@ browser:
 	@test -x $(CHROMIUM) || { apt-get update -q && apt-get install -y -q chromium; } \
 		|| { echo "make browser: $(CHROMIUM) is missing and could not be installed" >&2; exit 1; }
 
+# Two workers that take tests from each other's queue when they run out (worksteal), so no
+# core idles while the other finishes a long test. test-deep: every fuzz example and every
+# 8 KB step of the heap sweeps (tests/conftest.py): the long run.
 test: $(STAMP) web browser
-	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS) tests
+	$(BIN)/python -m pytest -n 2 --dist worksteal $(PYTEST_ARGS) tests
+
+test-deep: $(STAMP) web browser
+	LEDGAMMON_DEEP=1 $(BIN)/python -m pytest -n 2 --dist worksteal $(PYTEST_ARGS) tests
 
 sim: $(STAMP)
 	$(BIN)/ledgammon play
@@ -76,10 +83,12 @@ strength: $(STAMP)
 lint: typecheck
 	$(BIN)/ruff check firmware native host tests bench hardware
 
-# The host code as CPython code; the firmware as MicroPython code, against the rp2 stubs.
+# The host code as CPython code; the firmware as MicroPython code, against the rp2 stubs, in
+# a cache of its own that the suite's check (tests/test_typecheck.py) shares: warm after it.
 typecheck: $(STAMP)
 	$(BIN)/mypy host/ledgammon
-	MYPYPATH=$(TYPINGS) $(BIN)/mypy --config-file mypy-firmware.ini --custom-typeshed-dir $(TYPINGS)
+	MYPYPATH=$(TYPINGS) $(BIN)/mypy --config-file mypy-firmware.ini --custom-typeshed-dir $(TYPINGS) \
+		--cache-dir .mypy_cache/firmware
 
 deploy: $(STAMP)
 	$(BIN)/ledgammon deploy --port $(PORT) --board $(BOARD) $(if $(FROZEN),--frozen)

@@ -184,6 +184,7 @@ class Rig:
             Dice(SeededBytes(seed)),
             clock=self._clock,
             write=self.outbox,
+            pace_ms=pace_ms,
         )
         self.ctl = self.app.ctl
         self.proto = self.app.protocol
@@ -192,7 +193,6 @@ class Rig:
         self.hints = 0  # HINTs lit
         self.line = bytearray(160)
         self.request('{"cmd":"config","set":{"players":%s,"level":"strong"}}' % players)
-        self.ctl.set_pace(pace_ms)
 
     def _clock(self):
         return self.now

@@ -42,6 +42,11 @@ TARGETS = {
 }
 
 
+# What deploy_tree reads: a cache of its tree (tests/mpytools.cached_tree) is keyed on them.
+DEPLOY_SOURCES = ("firmware", "native", "bench/board_bench.py", "bench/board_figures.py",
+                  "bench/heap_modules.py")
+
+
 def deploy_tree(dest: str) -> None:
     """The board's root as `make deploy` leaves it, compiled for this CPU, plus the bench."""
     shutil.rmtree(dest, ignore_errors=True)

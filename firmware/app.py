@@ -14,9 +14,11 @@
 #             collections seldom fall inside a press, a request or a slice. While the board
 #             or a HINT thinks, its slices follow each other at once, a frame drawn between
 #             them whenever one is due.
-#   serial    optional: `serial` is a factory returning the coroutine to run (link.serve of a
+#   serial    optional: `serial(app)` returns the coroutine to run (link.serve of the app's
 #             Protocol); when it returns (the host asked for the REPL) the app stops.
-#   watchdog  when `wdt` (anything with .feed()) is given: every _CHECK_MS it feeds the watchdog
+#   watchdog  when `wdt` (anything with .feed()) is given, or made by `make_wdt()` as main()
+#             starts (the board's: after booting, which may take a while): every _CHECK_MS it
+#             feeds the watchdog
 #             only if the input and render tasks both advanced their heartbeat counters since
 #             the last check. A task that died or hangs on an await stops the feeding, and a
 #             blocking hang stops the loop itself: the hardware watchdog then restarts the board,
@@ -68,16 +70,19 @@ def _pack_heap():
 
 
 def _collector():
-    """The frames' idle collections once the firmware is loaded (MicroPython only)."""
+    """The frames' idle collections once the firmware is loaded (MicroPython only), not
+    started yet (build() starts it last)."""
     if not _MICROPY:
         return None
     from hw.collector import Collector
 
-    return Collector(gc)
+    return Collector(gc, start=False)
 
 
 class App:
-    """The board's runtime around one Controller; `await app.main()` runs it until stop()."""
+    """The board's runtime around one Controller; `await app.main()` runs it until stop().
+    `link(app)`, when given, makes the app's Protocol (its self-test and stop are the
+    app's); `serial(app)` the serial task's coroutine."""
 
     def __init__(
         self,
@@ -95,6 +100,8 @@ class App:
         frame_ms=FRAME_MS,
         check_ms=_CHECK_MS,
         collector=None,
+        link=None,
+        make_wdt=None,
     ):
         self.board = board
         self.layout = layout
@@ -103,24 +110,21 @@ class App:
         self.strip = strip if strip is not None else getattr(renderer, "strip", None)
         self.serial = serial
         self.wdt = wdt
+        self.make_wdt = make_wdt
         self.clock = clock
         self.out = out or getattr(controller, "emit", None) or _drop  # events of the app
         self.frame_ms = frame_ms
         self.check_ms = check_ms
-        self.inputs = keys if isinstance(keys, Inputs) else Inputs(keys, clock, poll_ms)
-        self.inputs.clock = clock
-        self.inputs.on_press = self.press  # also when a test or benchmark polls directly
-        self.inputs.on_long = self.long_press
-        self.inputs.deb.on_stuck = self._stuck
+        self.inputs = Inputs(keys, clock, poll_ms, self.long_press, self._stuck, self.press)
         self.frames = 0  # the render task's heartbeat: a beat a step (wraps at 16 bits)
         self.feeds = 0
         self.stalls = 0  # checks that found a task without progress
         self.test = None  # the SelfTest while it runs
         self.tasks = []
         self.stopped = False
-        self.protocol = None  # set by build()
         self.collector = collector  # hw.collector.Collector, or None: MicroPython's own
         self._done = None
+        self.protocol = link(self) if link is not None else None
 
     # The tasks' steps (also called directly by tests and benchmarks)
     def press(self, name, now_ms):
@@ -201,7 +205,7 @@ class App:
 
     # asyncio
     async def _input_task(self):
-        await self.inputs.run(self.press, self.long_press)
+        await self.inputs.run()
 
     async def _render_task(self):
         clock = self.clock
@@ -246,7 +250,7 @@ class App:
 
     async def _serial_task(self):
         try:
-            await self.serial()
+            await self.serial(self)
         finally:
             self.stop()
 
@@ -254,6 +258,8 @@ class App:
         """Runs every task until stop() (or the serial task's end); then cancels them."""
         self.stopped = False
         self._done = asyncio.Event()
+        if self.wdt is None and self.make_wdt is not None:
+            self.wdt = self.make_wdt()  # once started it cannot be stopped
         self.tasks = [
             asyncio.create_task(self._input_task()),
             asyncio.create_task(self._render_task()),
@@ -319,10 +325,17 @@ def build(
     write=None,
     app_class=None,
     weights=None,
+    host=None,
+    make_wdt=None,
+    protocol_class=None,
+    pace_ms=700,
 ):
-    """The whole firmware on given hardware (main.py) or fakes (tests, the simulator):
-    controller booted from `store`, renderer, protocol on the serial port, App. `weights`:
-    the board's player's network, by default weights.bin at the board's root."""
+    """The whole firmware on given hardware (main.py) or fakes (tests, the simulator),
+    each object made once with what it needs: the controller booted from `store`, the
+    renderer, the protocol on the serial port, the App. `weights`: the board's player's
+    network, by default weights.bin at the board's root; `host(app)`: a coroutine standing
+    in for the serial task (tests); `app_class`, `protocol_class`: the simulator's at a
+    board's speed (sim_timing.py); `pace_ms`: the board player's time per step."""
     _pack_heap()
     from control import loader
 
@@ -337,14 +350,15 @@ def build(
             sink[0].event(event)
 
     now = clock()
-    ctl = boot(store, dice, layout, emit, now, board.BRIGHTNESS_LEVELS)
+    collector = _collector()  # started last: its first collection packs what build() made
+    ctl = boot(store, dice, layout, emit, now, board.BRIGHTNESS_LEVELS, pace_ms, collector)
     renderer = Renderer(board, strip, now)
-    cls = app_class or App  # the simulator's at a board's speed: sim_timing.PacedApp
-    app = cls(board, layout, ctl, renderer, keys, wdt=wdt, clock=clock, strip=strip, out=emit)
+    make_link = None
     if serial:
-        from link import port as link
-        from link.protocol import Protocol
+        from link import port
 
+        if protocol_class is None:
+            from link.protocol import Protocol as protocol_class
         info = {
             "board": board.NAME,
             "layout": layout,
@@ -352,12 +366,20 @@ def build(
             "order": board.LED_ORDER,
             "network_units": loader.units(),  # the board's player's network (None: none)
         }
-        proto = Protocol(
-            ctl, info, write or link.make_writer(out_stream), now, strip, app.selftest, app.stop
-        )
-        sink[0] = proto
-        app.protocol = proto
-        app.serial = lambda: link.serve(proto, stream, nonblocking)
-    app.collector = _collector()  # last: its first collection packs what build() made
-    ctl.set_collector(app.collector)
+        out = write or port.make_writer(out_stream)
+
+        def make_link(app):  # the protocol, with the app's self-test and stop
+            sink[0] = protocol_class(ctl, info, out, now, strip, app.selftest, app.stop)
+            return sink[0]
+
+        if host is None:
+            def host(app):
+                return port.serve(app.protocol, stream, nonblocking)
+    cls = app_class or App
+    app = cls(
+        board, layout, ctl, renderer, keys, serial=host, wdt=wdt, clock=clock, strip=strip,
+        out=emit, collector=collector, link=make_link, make_wdt=make_wdt,
+    )
+    if collector is not None:
+        collector.start()
     return app

@@ -99,16 +99,18 @@ def main(hw=None, write=None, host=None):
         import asyncio
 
         from app import build
+        from gammon.dice import Dice
 
-        app = build(hw.board, hw.layout, hw.keys, hw.strip, hw.store, hw.dice, write=write)
+        dice = Dice(hw.randbytes)
+        app = build(
+            hw.board, hw.layout, hw.keys, hw.strip, hw.store, dice, write=write, host=host,
+            make_wdt=hw.make_wdt,  # started by app.main(): booting may take a while
+        )
     except Exception as exc:  # MemoryError above all: the code does not fit this heap
         _cannot_start(hw, write, exc)
         return None
-    if host is not None:
-        app.serial = lambda: host(app)
     if app.inputs.held(hw.board.SELFTEST_BUTTON[hw.layout]):
         app.selftest()
-    app.wdt = hw.make_wdt()  # last: booting (loading the saved game) may take a while
     try:
         asyncio.run(_run(asyncio, app))
     finally:

@@ -24,7 +24,7 @@ from app import build
 from gammon.dice import Dice, SeededBytes
 from hw.inputs import DirectKeys
 from hw.storage import Store
-from sim_timing import TIMINGS, PacedApp, setup
+from sim_timing import TIMINGS, paced, setup
 
 USAGE = (
     "usage: sim_main.py --flash DIR [--layout full|minimal] [--seed N] [--board NAME]"
@@ -93,7 +93,8 @@ def make_app(opts):
     pace, strip, port = setup(opts["board-timing"], board)
     seed = opts["seed"]
     dice = Dice(SeededBytes(seed)) if seed is not None else Dice()
-    app = build(
+    app_class, protocol_class = paced(pace)  # (None, None): the host's own speed
+    return build(
         board,
         layout,
         DirectKeys({}),  # no pins: every press comes through the protocol
@@ -102,15 +103,11 @@ def make_app(opts):
         dice,
         nonblocking=opts["nonblocking"],
         out_stream=port,
-        app_class=PacedApp if pace is not None else None,
+        app_class=app_class,  # every step of the firmware's own work at the board's pace
+        protocol_class=protocol_class,  # ... a request and its reply too
         weights=opts["weights"],
+        pace_ms=opts["pace"] or 700,
     )
-    if pace is not None:  # every step of the firmware's own work at the board's pace
-        app.pace = pace
-        app.protocol.feed = pace.timed(app.protocol.feed)  # a request and its reply
-    if opts["pace"] is not None:
-        app.ctl.set_pace(opts["pace"])
-    return app
 
 
 PARENT_MS = 200  # how often the parent pipe is looked at

@@ -1,7 +1,7 @@
 # The simulator at a real board's speed (--board-timing): slowed computing, strip, USB serial.
 #
 # Pace slows the firmware's own work to the board's CPU: PacedApp and the protocol's feed
-# (sim_main wires them) time each step (a press, a frame with the board's thinking, a
+# (paced() gives both to app.build) time each step (a press, a frame with the board's thinking, a
 # request) and Pace then blocks for (factor - 1) times it; the time the step spent in
 # simulated I/O is left out. The render task's idle collection (App.collect) is paced by
 # GC_FACTORS instead: it is MicroPython's C code, not bytecode (hardware/README.md section
@@ -96,7 +96,9 @@ class PacedApp(App):
     """App whose task steps (press, long press, a frame's parts, the idle collection) are
     each one step of `pace` (frame(), the three parts in one go, is one step)."""
 
-    pace = None  # set by sim_main once built
+    def __init__(self, pace, *args, **kwargs):
+        self.pace = pace  # first: the protocol, made by App's constructor, needs none of it
+        App.__init__(self, *args, **kwargs)
 
     def _paced(self, step, *args):
         self.pace.begin()
@@ -132,6 +134,30 @@ class PacedApp(App):
             return done
         finally:
             pace.end(done)  # a collection at its board cost; a look without one as work
+
+
+def paced(pace):
+    """(app_class, protocol_class) for app.build at `pace` (None, None: the host's speed):
+    PacedApp, and a Protocol whose feed (a request and its reply) is one step of `pace`."""
+    if pace is None:
+        return None, None
+    from link.protocol import Protocol  # (the simulator's only: tests of PacedApp need none)
+
+    class PacedProtocol(Protocol):
+        def __init__(self, *args):
+            Protocol.__init__(self, *args)
+            self._feed = pace.timed(self._unpaced)
+
+        def _unpaced(self, *args):
+            return Protocol.feed(self, *args)
+
+        def feed(self, *args):
+            return self._feed(*args)
+
+    def app(*args, **kwargs):
+        return PacedApp(pace, *args, **kwargs)
+
+    return app, PacedProtocol
 
 
 class TimedStrip(FakeStrip):

@@ -1,9 +1,16 @@
 """pytest setup: the engine tests in tests/engine import `gammon` from firmware/ (and its
 native code from native/) and run under CPython here as well as under MicroPython through
-tests/mprun.py."""
+tests/mprun.py.
+
+The fuzz tests' depth: `make test` (and CI) runs hypothesis's "ci" profile, a fifth of each
+fuzz test's examples, the same ones every run (derandomized); `pytest --deep` or
+LEDGAMMON_DEEP=1 (`make test-deep`) loads "deep", every example each test names
+(fuzzkit.examples), and the heap sweeps play every 8 KB step instead of bisecting."""
 
 import os
 import sys
+
+from hypothesis import settings
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.join(_HERE, "..")
@@ -16,3 +23,21 @@ for _path in (
     _path = os.path.normpath(_path)
     if _path not in sys.path:
         sys.path.insert(0, _path)
+
+# max_examples here is the share of a test's own count (fuzzkit.examples), in percent; it is
+# also the count of a hypothesis test that names none.
+settings.register_profile("ci", max_examples=20)
+settings.register_profile("deep", max_examples=100)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--deep", action="store_true",
+        help="every fuzz example the tests name (hypothesis profile 'deep'; LEDGAMMON_DEEP=1)",
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("--deep"):
+        os.environ["LEDGAMMON_DEEP"] = "1"  # one switch the tests read (the heap sweeps too)
+    settings.load_profile("deep" if os.environ.get("LEDGAMMON_DEEP") == "1" else "ci")

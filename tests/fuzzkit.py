@@ -1,9 +1,11 @@
-"""Hypothesis helpers shared by the fuzz tests: valid inputs with their bytes broken."""
+"""Hypothesis helpers shared by the fuzz tests: valid inputs with their bytes broken, and
+how many examples a test runs."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 EDITS = ("flip", "cut", "insert", "repeat", "truncate")
@@ -35,3 +37,9 @@ def mutate(
         elif op == "truncate":
             del out[i:]
     return bytes(out)
+
+
+def examples(deep: int) -> int:
+    """A fuzz test's example count: `deep` under the "deep" profile (tests/conftest.py), its
+    share under "ci" (a fifth), never fewer than 10."""
+    return max(10, deep * settings().max_examples // 100)

@@ -10,6 +10,7 @@ import os
 import sys
 
 import pytest
+from mpytools import cached_tree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -26,11 +27,10 @@ def _gc(tree: str, *args: str) -> dict:
     return json.loads(last)
 
 
-def test_a_game_collects_in_idle_steps_only(tmp_path):
+def test_a_game_collects_in_idle_steps_only():
     if not (os.path.exists(targets.MICROPYTHON) and os.path.exists(targets.MPY_CROSS)):
         pytest.fail("the MicroPython unix port and mpy-cross are missing: run make setup")
-    tree = str(tmp_path / "deploy")
-    targets.deploy_tree(tree)
+    tree = cached_tree("deploy", targets.DEPLOY_SOURCES, targets.deploy_tree)
     idle = _gc(tree)
     assert idle["gc_in_steps"] == 0, idle
     assert idle["gc_idle_collections"] > 100  # ~450: one every few frames

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from control.boot import boot
-from fuzzkit import mutate
+from fuzzkit import examples, mutate
 from gammon.dice import Dice, SeededBytes
 from hw.storage import GAME, MAX_SAVE, SETTINGS, TMP, Store
 from hypothesis import HealthCheck, given, settings
@@ -229,7 +229,7 @@ def _check(flash: dict[str, Any]) -> None:
 
 
 FUZZ = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

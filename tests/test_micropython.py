@@ -6,7 +6,16 @@ import re
 import subprocess
 
 import pytest
-from mpytools import FIRMWARE, MICROPYTHON, MPY_CROSS, NATIVE, ROOT, compile_mpy, require
+from mpytools import (
+    FIRMWARE,
+    MICROPYTHON,
+    MPY_CROSS,
+    NATIVE,
+    ROOT,
+    cached_tree,
+    compile_mpy,
+    require,
+)
 
 ENGINE_TESTS = os.path.join(ROOT, "tests", "engine")
 MPRUN = os.path.join(ROOT, "tests", "mprun.py")
@@ -70,34 +79,44 @@ def test_firmware_compiles_with_plain_mpy_cross(tmp_path):
 
 
 @pytest.mark.parametrize("arch", ["host", "armv6m", "xtensawin"])
-def test_firmware_and_native_code_compile_for_each_board(tmp_path, arch):
+def test_firmware_and_native_code_compile_for_each_board(tmp_path, arch, request):
     """Every file compiles for this machine, the RP2040 and the ESP32-S3; native/ (viper)
-    only compiles for a given CPU, and must compile for each."""
+    only compiles for a given CPU, and must compile for each. For this machine that is the
+    run's precompiled tree (its build fails on any file that does not compile)."""
     require(MPY_CROSS)
-    failures = _compile_all(FIRMWARE, str(tmp_path), arch)
-    failures += _compile_all(NATIVE, str(tmp_path / "native"), arch)
-    assert not failures, "\n".join(failures)
+    if arch == "host":
+        request.getfixturevalue("precompiled")
+    else:
+        failures = _compile_all(FIRMWARE, str(tmp_path), arch)
+        failures += _compile_all(NATIVE, str(tmp_path / "native"), arch)
+        assert not failures, "\n".join(failures)
     proc, _ = _compile(os.path.join(NATIVE, "kernels", "net.py"), NATIVE, str(tmp_path), None)
     assert proc.returncode != 0 and "invalid arch" in proc.stderr  # why native/ stands apart
 
 
-@pytest.fixture(scope="module")
-def precompiled(tmp_path_factory):
-    """firmware/ and tests/engine compiled for this machine, as the board loads them."""
-    require(MPY_CROSS)
-    top = tmp_path_factory.mktemp("mpy")
-    dirs = []
+_TREES = ((FIRMWARE, "firmware"), (NATIVE, "firmware"), (ENGINE_TESTS, "engine"))
+
+
+def _precompile(top: str) -> None:
     # native/ compiles into the firmware's folder, as on the board: kernels/ beside gammon/
-    for src_top, name in ((FIRMWARE, "firmware"), (NATIVE, "firmware"), (ENGINE_TESTS, "engine")):
-        dest = os.path.join(str(top), name)
+    failures = []
+    for src_top, name in _TREES:
+        dest = os.path.join(top, name)
         for src in _sources(src_top):
             if src_top == ENGINE_TESTS and os.path.dirname(src) != ENGINE_TESTS:
                 continue
-            proc, _ = _compile(src, src_top, dest, "host")
-            assert proc.returncode == 0, proc.stderr
-        if dest not in dirs:
-            dirs.append(dest)
-    return dirs
+            proc, out = _compile(src, src_top, dest, "host")
+            if proc.returncode != 0 or not os.path.exists(out):
+                failures.append("%s: %s" % (src, proc.stderr.strip()))
+    assert not failures, "\n".join(failures)
+
+
+@pytest.fixture(scope="session")
+def precompiled():
+    """firmware/ and tests/engine compiled for this machine, as the board loads them (once
+    for the whole run: mpytools.cached_tree)."""
+    top = cached_tree("engine-tests", ("firmware", "native", "tests/engine"), _precompile)
+    return list(dict.fromkeys(os.path.join(top, name) for _, name in _TREES))
 
 
 # Modules that load the board's player (network weights and all), the gnubg oracle's data or

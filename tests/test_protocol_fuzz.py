@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from bad_utf8 import BAD_UTF8
 from control.boot import boot
-from fuzzkit import mutate
+from fuzzkit import examples, mutate
 from gammon.dice import Dice, SeededBytes
 from gammon.match import Match
 from hw.storage import GAME, Store
@@ -342,7 +342,7 @@ def _answers(ctl: Any, proto: Protocol, judge: Judge, now: int) -> None:
 
 
 FUZZ = settings(
-    max_examples=800,
+    max_examples=examples(800),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -361,7 +361,7 @@ CONTROL_BYTES = st.lists(
 ).map(bytes)
 
 
-@settings(FUZZ, max_examples=500)
+@settings(FUZZ, max_examples=examples(500))
 @given(
     data=st.binary(min_size=1, max_size=1500) | CONTROL_BYTES,
     seed=st.integers(1, 3),
@@ -379,7 +379,7 @@ def test_fuzz_random_bytes_in_chunks(data, seed, cut):
     _check(b"\n", seed, 6)
 
 
-@settings(FUZZ, max_examples=400)
+@settings(FUZZ, max_examples=examples(400))
 @given(
     chunks=st.lists(
         st.tuples(
@@ -424,7 +424,7 @@ def test_fuzz_control_bytes_with_silences_stop_only_at_the_exact_escape(chunks, 
     _BOARDS.pop((seed, 6), None)  # times moved on: the next example boots afresh
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=examples(300))
 @given(
     line=REQUESTS,
     bad=st.sampled_from(BAD_UTF8) | st.binary(min_size=1, max_size=4).filter(_not_utf8),
@@ -464,7 +464,7 @@ def test_fuzz_while_the_board_plays():
     line changes nothing, the board's moves are never an error, and its play goes on."""
     seen: dict[str, int] = {}
 
-    @settings(FUZZ, max_examples=200, database=None)
+    @settings(FUZZ, max_examples=examples(200), database=None)
     @given(
         lines=st.lists(PERSON_OR_FUZZ, min_size=1, max_size=5),
         seed=st.integers(1, 3),
@@ -576,7 +576,7 @@ def test_fuzz_cube_and_match_requests():
     (score, cube, owner, offer, Crawford, the end of the match)."""
     seen: dict[str, int] = {}
 
-    @settings(FUZZ, max_examples=200, database=None)
+    @settings(FUZZ, max_examples=examples(200), database=None)
     @given(script=MATCH_SCRIPT, seed=st.integers(1, 3), pick=st.integers(0, 99),
            start=st.sampled_from([(3, True, False), (0, True, True), (1, True, False),
                                   (0, False, True), (5, True, False)]))
@@ -619,8 +619,9 @@ def test_fuzz_cube_and_match_requests():
 
 
 def test_fuzz_through_the_pty_under_micropython(tmp_path):
-    """300 fuzz inputs through the pty; after each a state request must come back with the
-    game unchanged (unless some line of that input was a request that succeeded).
+    """Fuzz inputs through the pty (300 under --deep); after each a state request must come
+    back with the game unchanged (unless some line of that input was a request that
+    succeeded).
 
     The two documented ways to leave for the REPL would end the simulator: inputs naming
     "repl" are left out and a Ctrl-C that a confirming byte follows becomes a Ctrl-D (the
@@ -628,10 +629,10 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
     full of control characters are among the inputs. A side given to the board is given
     back after the example, as the board plays on by itself in real time."""
     rng = random.Random(17)
-    examples = []
+    inputs = []
 
     @settings(
-        max_examples=300,
+        max_examples=examples(300),
         deadline=None,
         derandomize=True,
         database=None,
@@ -640,7 +641,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
     @given(INPUTS | CONTROL_BYTES.map(lambda b: b + b"\n"))
     def collect(data):
         if b"repl" not in data:
-            examples.append(_no_escape(data))
+            inputs.append(_no_escape(data))
 
     collect()
     set_players = 0
@@ -649,7 +650,7 @@ def test_fuzz_through_the_pty_under_micropython(tmp_path):
             client.roll() if client.state()["phase"] != "move" else client.move(
                 rng.choice(client.state()["plays"])
             )
-        for n, data in enumerate(examples):
+        for n, data in enumerate(inputs):
             before = client.state()
             data = _fill(data, before["plays"], n)
             client.transport.port.write(data)

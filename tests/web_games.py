@@ -56,9 +56,9 @@ def lines(flash, turns=24, seed=11, level="strong", out=None, pressed=8):
     got = []
     say = out or got.append
     strip = FakeStrip(pico.LED_COUNT, pico.LED_ORDER)
-    ctl = boot(Store(flash), Dice(SeededBytes(seed)), "full", None, 0, pico.BRIGHTNESS_LEVELS)
+    ctl = boot(Store(flash), Dice(SeededBytes(seed)), "full", None, 0, pico.BRIGHTNESS_LEVELS,
+               FRAME_MS)
     renderer = Renderer(pico, strip, 0)
-    ctl.set_pace(FRAME_MS)
     ctl.configure("level", level)
     t = 0
     last = None

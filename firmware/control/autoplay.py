@@ -29,8 +29,9 @@ from display.view import BLINK_MS, ROLL_MS, target_of
 from hw.ticks import ticks_add, ticks_diff
 from model.game import DONE, MOVE, PLAIN, ROLL
 
-from control import loader
+from control import loader, present
 from control.plan import Plan
+from control.turns import emit_steps
 
 
 def unload():
@@ -140,7 +141,7 @@ class Bot:
             ctl.select(frm, now, {to: None})
             return self._wait(now, pace * 2 // 3)
         self.hops.pop(0)
-        ctl.emit_steps(g.step(frm, to), g.turn)
+        emit_steps(ctl, g.step(frm, to), g.turn)
         ctl.changed(now)  # saved; the selection goes
         self.key = _key(g, ctl.settings.level)
         self._wait(now, pace - pace * 2 // 3 if g.phase == MOVE else 2 * pace)
@@ -176,7 +177,7 @@ class Bot:
                 glow |= 1 << target_of(g.turn, pt)
             self.glow = glow
         if not p.step():
-            ctl.view.movable = self.glow  # thinking: the checkers it may move glow
+            present.glow(ctl.view, self.glow)  # thinking: the checkers it may move glow
             return True
         self.plan = None
         self.hops = p.hops

@@ -32,24 +32,29 @@ _S_IFREG = 0x8000  # a regular file
 _MESSAGE = 100  # characters of a reason reported
 
 
-def boot(store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS):
+def boot(
+    store, dice, layout="full", emit=None, now_ms=0, levels=DEFAULT_LEVELS, pace_ms=700,
+    collector=None,
+):
     """The controller at power-on: settings and game from `store`, a corrupt save kept
-    aside (reported in `boot_error`, `view.error` and an `error` event), never failing."""
+    aside (reported in `boot_error`, `view.error` and an `error` event), never failing;
+    `pace_ms` and `collector` go to the Controller."""
+    more = (pace_ms, collector)
     settings = Settings(levels)
     unload("control.boot")  # the caller's reference keeps it alive until boot returns
     if not _saved(store):  # a new board: nothing to read back (the loader stays unloaded)
-        return Controller(Game(), settings, store, dice, layout, emit, now_ms)
+        return Controller(Game(), settings, store, dice, layout, emit, now_ms, *more)
     from model import savefile
 
     try:
-        return _restore(store, dice, layout, emit, now_ms, settings, savefile)
+        return _restore(store, dice, layout, emit, now_ms, settings, savefile, more)
     finally:  # needed only now: it leaves the heap again
         unload("model.savefile")
         unload("model.savecheck")
         unload("model.savematch")  # read a match's save (the match itself: model.matchplay)
 
 
-def _restore(store, dice, layout, emit, now_ms, settings, savefile):
+def _restore(store, dice, layout, emit, now_ms, settings, savefile, more):
     problems = []
 
     def load_settings(data):
@@ -58,7 +63,7 @@ def _restore(store, dice, layout, emit, now_ms, settings, savefile):
 
     newest(store, SETTINGS, load_settings, problems)
     game = newest(store, GAME, lambda data: savefile.load(Game, data), problems)
-    ctl = Controller(game or Game(), settings, store, dice, layout, emit, now_ms)
+    ctl = Controller(game or Game(), settings, store, dice, layout, emit, now_ms, *more)
     if problems:
         ctl.boot_failed("; ".join(problems), now_ms)
     return ctl

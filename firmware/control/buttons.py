@@ -9,6 +9,7 @@ from display.view import TARGET_DICE, point_of, target_of_button
 from model.game import MOVE
 
 from control.refusal import fail
+from control.turns import emit_steps
 
 
 def route(ctl, name, now):
@@ -19,7 +20,7 @@ def route(ctl, name, now):
         from control import menu
 
         return menu.press(ctl, name, now)
-    if ctl.entry:
+    if ctl.throw.entry:
         from control import dice_entry
 
         return dice_entry.press(ctl, name, now)
@@ -83,7 +84,7 @@ def press_target(ctl, target, name, now):
         return fail(ctl, "wrong_phase", "no checker to move now", name, target, now)
     pt = point_of(g.turn, target)
     if ctl.sel >= 0 and pt in ctl.dests:
-        ctl.emit_steps(g.step(ctl.sel, pt), g.turn)
+        emit_steps(ctl, g.step(ctl.sel, pt), g.turn)
         return ctl.changed(now)
     if pt == ctl.sel:
         return ctl.select(-1, now)

@@ -1,14 +1,15 @@
 # Buttons and remote commands -> Game: roll, move, undo, new game, settings, the cube, the
 # board's own player and HINT; owns the selection, the menu's place, the cube page and the
-# dice entry, fills the View (display/fill.py), emits events; its Saver says when the game is
-# written. Its fields are written here only: the modules it uses read them, ask through its
-# methods or return values it keeps. All but buttons, turns and saver are imported when
-# first needed (heap: a game of people with buttons and electronic dice never loads them).
-from display import fill
+# dice entry, has the View filled (control/present.py, its one writer), emits events; its
+# Saver says when the game is written. Its fields are written here only: the modules it
+# uses read them, ask through its methods or return values it keeps. All but buttons,
+# turns, present and saver are imported when first needed (heap: a game of people with
+# buttons and electronic dice never loads them).
 from display.view import View
 from model.game import DONE, MOVE, OPENING, OVER, ROLL
 
-from control import buttons, turns
+from control import buttons, present, turns
+from control.errors import err
 from control.refusal import fail
 from control.saver import FRAME, NEXT, NOW, Saver
 
@@ -17,14 +18,26 @@ def _drop(event):
     pass
 
 
+def _plays(position, dice, playing):
+    """The legal plays of `dice` in `position` in notation, one at a time."""
+    if playing:
+        from gammon.play import legal_plays
+
+        for play in legal_plays(position, dice):
+            yield str(play)
+
+
 class Controller:
     """Turns presses and remote commands into game changes; never raises on bad input. A
     side may be played by a program through `roll` and `move`, exactly as by buttons, or by
     the board itself (settings.players, autoplay.py): `tick` then makes its steps."""
 
-    pace_ms = 700  # the board player's time per step (set_pace: sim_main --pace)
-
-    def __init__(self, game, settings, store, dice, layout="full", emit=None, now_ms=0):
+    def __init__(
+        self, game, settings, store, dice, layout="full", emit=None, now_ms=0, pace_ms=700,
+        collector=None,
+    ):
+        """`pace_ms`: the board player's time per step (sim_main --pace); `collector`: the
+        app's idle collections (hw/collector.py), which the board's choices ask for."""
         self.game = game
         self.settings = settings
         self.store = store
@@ -33,26 +46,26 @@ class Controller:
         self.emit = emit or _drop
         self.view = View()
         self.boot_error = None  # a message when the save was found corrupt at boot
-        self.entry = None  # dice_entry.Entry while physical dice are being entered
+        self.error = 0  # view.error: 1 a corrupt save at boot, 2 the board cannot play
+        self.throw = turns.Throw()  # the turn's dice entry, dice shown, throw left to a tick
         self.menu_item = -1  # -1: the menu is closed
         self.saver = Saver(game, store, self._emit)  # emit as it is then (hosts rewire it)
         self.sel = -1  # the selected point (mover's numbers), -1 none
         self.dests = {}  # its destinations: {to: dice}
         self.movable = []  # points (mover's numbers) whose checker can move
-        self.cands = 0  # cursor candidates: a mask of target indices (fill.fill_view's)
-        self.shown = None  # dice shown outside a turn (no legal move)
+        self.cands = 0  # cursor candidates: a mask of target indices (present.fill_view's)
         self.bot = None  # autoplay.Bot while a side is played by the board
         self.hint = None  # (sources, destinations) masks lit by HINT until the next press
         self.hint_ready = False  # the last press was ROLL during a person's play: HINT if held
         self.page = None  # cube_page.Page: the cube page open, or a drop asked once
         self.hinting = None  # hint.Hint being thought out (ROLL held), a slice a tick
-        self.collector = None  # the app's hw.collector.Collector (its idle collections)
+        self.pace_ms = pace_ms
+        self.collector = collector  # the app's hw.collector.Collector, or None
         self.frame_first = False  # an app's button press is being routed (_guarded)
-        self.throw = False  # that press passed the turn: the throw is the next tick's
         self._sides()
         self.turn_changed(now_ms)
         if game.phase == OVER:
-            self.view.over_since = now_ms
+            present.over(self.view, now_ms)
 
     def press(self, name, now_ms, frame_first=False):
         """A button event from the input layer or the protocol; never raises; buttons.route
@@ -77,7 +90,7 @@ class Controller:
         must not stop the board: reported, and the board goes on."""
         self.saver.defer(FRAME if frame_first else NOW)
         self.frame_first = frame_first
-        self.throw = False  # a throw still asked for is the next press's to make
+        self.throw.taken()  # a throw still asked for is the next press's to make
         try:
             route(self, name, now_ms)
         except Exception as exc:
@@ -111,19 +124,6 @@ class Controller:
         self.changed(now_ms)
         return True, {"game": self.game.game_number}
 
-    def set_entry(self, entry):
-        """The dice entry (dice_entry.Entry) begun, or None: ended (turns.py)."""
-        self.entry = entry
-
-    def set_shown(self, dice):
-        """Dice shown outside a turn (a throw without a legal move), or None (turns.py)."""
-        self.shown = dice
-
-    def set_throw(self):
-        """The throw of the app's ROLL press that passed the turn, asked for the next tick
-        (turns.py): the press and the throw each a step of the loop of their own."""
-        self.throw = True
-
     def configure(self, key, value, now_ms=0):
         """One setting (the menu, `config`), checked, saved and announced by control/
         configure.py ((False, bad_args): nothing changed); then the dice entry ends with
@@ -135,11 +135,35 @@ class Controller:
             self.settings_changed(now_ms)
         return ok, out
 
+    def config(self, changes, now_ms):
+        """The `config` request: every change of `changes` ({key: value}; None: none) tried
+        on a scratch copy of the settings first, then all made, saved once and announced in
+        one `config` event (control/configure.configure_all); (True, {"settings",
+        "next_terms"}) or (False, bad_args) and nothing changed."""
+        if changes:
+            from model.settings import Settings
+
+            scratch = Settings(self.settings.levels)
+            for key in changes:
+                try:
+                    scratch.set(key, changes[key])
+                except Exception as exc:
+                    return False, err("bad_args", str(exc)[:80])
+            from control.configure import configure_all
+
+            ok, out = configure_all(self, [(key, changes[key]) for key in changes])
+            if not ok:
+                return ok, out
+            self.settings_changed(now_ms)
+        from control.configure import next_terms
+
+        return True, {"settings": self.settings.as_dict(), "next_terms": next_terms(self)}
+
     def settings_changed(self, now_ms):
         """What follows from a change of the settings (configure; sides.failed's own when no
         room was left to announce it)."""
-        if self.entry and not self.settings.physical_dice:
-            self.entry = None
+        if not self.settings.physical_dice:
+            self.throw.stop_entry()
         self._sides()
         self.turn_changed(now_ms)
 
@@ -150,12 +174,16 @@ class Controller:
         if ("board" in self.settings.players) != (self.bot is not None):
             from control import sides
 
+            wanted = self.bot is None
             self.bot = sides.player(self)
+            if wanted and self.bot is None:  # it could not be made: the LEDs say so too
+                self.error = 2
 
     def player_failed(self, side, message, now_ms):
         """The board's player failed while playing `side` (autoplay.py): sides.failed."""
         from control.sides import failed
 
+        self.error = 2
         failed(self, side, message, now_ms)
 
     def by_board(self, player):
@@ -181,20 +209,17 @@ class Controller:
         self.hinting = h if ok else None
         if ok and self.sel >= 0:  # thinking: the checkers that can move glow
             self.select(-1, now_ms)
-        return ok, None if ok else h
+        return ok, h
+
+    def hint_going(self, h):
+        """Whether Hint `h` (start_hint's) is still being thought out: a press, or a change
+        of the game, drops it (the `hint` request's reply then says so)."""
+        return self.hinting is h
 
     def set_hint(self, masks, now_ms):
         """HINT's lights, (sources, destinations) masks, until the next press (autoplay)."""
         self.hint = masks
         self.select(-1, now_ms)
-
-    def set_pace(self, ms):
-        """The board player's time per step (sim_main --pace, tests)."""
-        self.pace_ms = ms
-
-    def set_collector(self, collector):
-        """The app's idle collections (app.build): the board's choices ask them."""
-        self.collector = collector
 
     # The selection, the menu's place, the cursor: asked for by buttons, menu, autoplay
     def select(self, pt, now_ms, dests=None):
@@ -210,7 +235,7 @@ class Controller:
         """The menu at item `item` (-1 closes it); opening it drops a selection, the cube
         page and a dice entry in progress."""
         if self.menu_item < 0 and item >= 0:
-            self.entry = None
+            self.throw.stop_entry()
             self.page = None
             self.sel = -1
             self.dests = {}
@@ -218,6 +243,13 @@ class Controller:
         self.refresh(now_ms)
 
     # The cube (cube_page.py, loaded when the cube is touched)
+    def cube(self, kind, now_ms, value=None):
+        """A cube action or resignation for a host (the protocol's double, take, drop,
+        resign, accept, reject): control/cube_actions.act, (ok, reply or error)."""
+        from control.cube_actions import act
+
+        return act(self, kind, now_ms, value)
+
     def offered_to(self):
         """The player who must answer the double or resignation waiting, or -1."""
         g = self.game
@@ -230,6 +262,11 @@ class Controller:
         """Whether a double or a resignation waits for its answer."""
         return self.offered_to() >= 0
 
+    def set_page(self, page, now_ms):
+        """The cube page (cube_page.Page) open, or None: closed."""
+        self.page = page
+        self.select(-1, now_ms)
+
     def asking(self):
         """(view.ASK_*, of whom, kind shown, value shown): what is being asked now."""
         if self.page is None and not self.offer_waiting():
@@ -237,11 +274,6 @@ class Controller:
         from control import cube_page
 
         return cube_page.asking(self)
-
-    def set_page(self, page, now_ms):
-        """The cube page (cube_page.Page) open, or None: closed."""
-        self.page = page
-        self.select(-1, now_ms)
 
     def menu_value(self):
         """The open menu item's value, as the view shows it."""
@@ -251,27 +283,25 @@ class Controller:
 
     def move_cursor(self, right, now_ms):
         """LEFT/RIGHT (minimal layout): the cursor to the next candidate that way."""
-        fill.move_cursor(self.view, self.cands, right)
+        present.move_cursor(self.view, self.cands, right)
         self.refresh(now_ms)
 
     def tick(self, now_ms):
-        """Timed transitions: the View's deadlines reached (fill.expire); the dice of a
+        """Timed transitions: the View's deadlines reached (present.expire); the dice of a
         passed turn go dark after their blink; a HINT thought out; the board's player. What
         they change is saved in the next frame, which does nothing else (saver.py). True while a
         HINT or the board's choice is being thought out: the app then starts the next frame at
         once, the loop released between (app.py)."""
         v = self.view
-        fill.expire(v, now_ms)
-        if self.shown and not v.blink_until:
-            self.shown = None
+        present.expire(v, now_ms)
+        if self.throw.blinked(v.blink_until):
             self.refresh(now_ms)
         if self.saver.unsaved:  # the last frame's change: its save is this frame's work
             self.saver.flush()
             return self.hinting is not None or self.bot is not None and self.bot.plan is not None
         self.saver.defer(NEXT)
         more = False
-        if self.throw:  # the throw of the ROLL press that passed the turn (turns.roll)
-            self.throw = False
+        if self.throw.taken():  # the throw of the ROLL press that passed the turn (turns.roll)
             if self.game.phase == ROLL and not self.busy() and self.menu_item < 0:
                 self._throw(now_ms)
         if self.hinting is not None:
@@ -302,6 +332,12 @@ class Controller:
 
         return report.state(self, plays)
 
+    def plays(self):
+        """The legal plays of the position and dice now in notation, one at a time (the
+        `state` reply's, written a piece at a time: what the request saw, however late)."""
+        g = self.game
+        return _plays(g.position, g.dice, g.phase == MOVE or g.phase == DONE)
+
     def history_dict(self, listed=True):
         """The protocol's `history` reply; `listed` False: "turns" is a generator."""
         from control import report
@@ -311,16 +347,12 @@ class Controller:
     def _emit(self, event):
         self.emit(event)
 
-    def emit_steps(self, made, player):  # the `step` events of steps made
-        for f, t, hit in made:
-            self.emit({"event": "step", "player": player, "from": f, "to": t, "hit": hit})
-
     def changed(self, now):
         """After every change of the game: save, emit `over`, recompute the highlights."""
         g = self.game
         self.saver.changed()
         if g.phase == OVER:
-            self.view.over_since = now
+            present.over(self.view, now)
             self.emit(turns.over_event(g))
         self.turn_changed(now)
 
@@ -335,7 +367,7 @@ class Controller:
     def boot_failed(self, message, now_ms):
         """A save found corrupt at boot (control/boot.py): reported and shown."""
         self.boot_error = message
-        self.view.error = 1
+        self.error = 1
         self.emit({"event": "error", "code": "bad_save", "message": message})
         self.refresh(now_ms)
 
@@ -350,4 +382,4 @@ class Controller:
         self.refresh(now)
 
     def refresh(self, now):
-        self.cands = fill.fill_view(self, self.view)
+        self.cands = present.fill_view(self, self.view)

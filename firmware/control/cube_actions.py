@@ -38,7 +38,7 @@ def _refusal(ctl, kind, value, by_board):
         if by_board:
             return err("wrong_phase", "player %d is a person's decision" % player)
         return err("wrong_phase", "the board decides for player %d" % player)
-    if ctl.entry:
+    if ctl.throw.entry:
         return err("wrong_phase", "the dice are being entered")
     offer = offered(g)
     if kind in ("double", "resign"):

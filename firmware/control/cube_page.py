@@ -61,7 +61,7 @@ def options(ctl):
     resignations are offered on one's turn. Cubeless money play (no Match made yet) offers
     the resignations without loading the match code."""
     g = ctl.game
-    if g.phase not in (ROLL, MOVE, DONE) or ctl.entry or ctl.offer_waiting():
+    if g.phase not in (ROLL, MOVE, DONE) or ctl.throw.entry or ctl.offer_waiting():
         return -1, []
     if g.phase == DONE:
         p = 1 - g.turn

@@ -1,5 +1,5 @@
 # Entering real dice: own points 1-6 (full layout) or LEFT/RIGHT and SELECT (minimal layout).
-# The controller keeps the Entry (Controller.entry, made by its roll); this module changes
+# turns.Throw keeps the Entry (ctl.throw.entry, made by ROLL: turns.roll); this module changes
 # the numbers in it and hands the finished dice back to Controller.apply_roll.
 from display.view import TARGET_DICE, point_of, target_of_button
 
@@ -48,7 +48,7 @@ class Entry:
 
 
 def press(ctl, name, now):
-    e = ctl.entry
+    e = ctl.throw.entry
     if name == "UNDO":
         return ctl.undo(now)
     if name == "RIGHT" or name == "LEFT":
@@ -67,7 +67,7 @@ def press(ctl, name, now):
 
 
 def accept(ctl, value, now):
-    e = ctl.entry
+    e = ctl.throw.entry
     die = e.add(value)
     ctl.emit({"event": "entry", "player": e.player(die), "die": die, "value": value})
     if die == 0:

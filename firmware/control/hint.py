@@ -24,7 +24,8 @@ def _why_not(ctl):
     """None when a hint can be had now (a person's play, dice thrown, no menu or dice entry
     open, no offer waiting), else the wrong_phase error."""
     g = ctl.game
-    if g.phase != MOVE or ctl.busy() or ctl.entry or ctl.menu_item >= 0 or ctl.offer_waiting():
+    if g.phase != MOVE or ctl.busy() or ctl.throw.entry or ctl.menu_item >= 0 or (
+            ctl.offer_waiting()):
         return err("wrong_phase", "a hint is for a person's play, the dice thrown")
     return None
 

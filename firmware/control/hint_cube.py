@@ -17,7 +17,7 @@ def start(ctl, now):
     or None: no cube decision of a person's now, or the menu or a dice entry open
     (control/hint.py then says why not). ROLL held calls it directly (control/buttons.py):
     the advice needs no slices, so that press loads no more than this module."""
-    if ctl.menu_item >= 0 or ctl.entry:
+    if ctl.menu_item >= 0 or ctl.throw.entry:
         return None
     from control.autoplay import cube_advice
 

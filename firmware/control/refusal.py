@@ -1,10 +1,8 @@
 # A refused press (or a bug caught while pressing): its error event and the red flash where
 # it was pressed, for every module that takes presses (buttons, menu, dice_entry, cube_page,
-# the controller). It writes the View's flash only, nothing of the controller.
-from display.view import FLASH_MS, TARGET_DICE
-from hw.ticks import ticks_add
-
+# the controller). The flash is the presenter's (present.flash); nothing of the controller.
 from control.errors import report
+from control.present import flash
 
 
 def fail(ctl, code, message, button, target, now):
@@ -12,7 +10,4 @@ def fail(ctl, code, message, button, target, now):
     for ROLL and UNDO) and an error event. Writes the view only, not the controller. In a
     heap with no room left for the event the flash is all there is: nothing raised."""
     report(ctl.emit, code, message, button)
-    v = ctl.view
-    v.flash_target = target if target >= 0 else TARGET_DICE
-    v.flash_until = ticks_add(now, FLASH_MS) or 1  # ticks wrap; 0 is 'none'
-    v.changed += 1
+    flash(ctl.view, target, now)

@@ -3,6 +3,7 @@ from gammon.notation import check_marks, find_play, parse_steps
 from model.game import MOVE, hop_text
 
 from control.errors import err
+from control.turns import emit_steps
 
 
 def move(ctl, text, now):
@@ -13,7 +14,7 @@ def move(ctl, text, now):
     g = ctl.game
     if ctl.busy():
         return False, err("wrong_phase", "the board is playing")
-    if g.phase != MOVE or ctl.entry:
+    if g.phase != MOVE or ctl.throw.entry:
         return False, err("wrong_phase", "no move to make now")
     try:
         hops = parse_steps(text)
@@ -40,7 +41,7 @@ def move(ctl, text, now):
     except ValueError as exc:
         _undo(g, made)
         return False, err("illegal", str(exc))
-    ctl.emit_steps(made, player)
+    emit_steps(ctl, made, player)
     ctl.changed(now)
     return True, {"steps": [hop_text(h) for h in made]}
 

@@ -86,7 +86,7 @@ def state(ctl, plays=True):
         "result": g.result,
         "game": g.game_number,
         "settings": ctl.settings.as_dict(),
-        "entering": list(ctl.entry.values) if ctl.entry else None,
+        "entering": list(ctl.throw.entry.values) if ctl.throw.entry else None,
         "menu": ctl.menu_item if ctl.menu_item >= 0 else None,
         "error": ctl.boot_error,
         # the selected checker's point in the mover's numbers (25 = bar), None if none

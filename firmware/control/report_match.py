@@ -65,7 +65,10 @@ def past(p, listed):
     """A finished game of the match, as `history` lists it (its turns read from its record
     text one at a time; `listed` False: a generator)."""
     pos = Position.from_id(p.start[0]) if p.start else Position.start()
-    t = _turns(pos, p.first, p.record) if p.record is not None else iter(())
+    # a game whose moves were dropped for room has no turns: an empty list, which the
+    # line writer writes as JSON whatever `listed` is (it once was iter(()), an iterator
+    # that MicroPython's json wrote as `<iterator>` after ~25 money games with the cube)
+    t = _turns(pos, p.first, p.record) if p.record is not None else []
     return {
         "game": p.number,
         "opening": p.opening,

@@ -23,8 +23,7 @@ def player(ctl):
 
         return autoplay.Bot()
     except Exception as exc:  # MemoryError above all; the board must go on
-        ctl.settings.set("players", PLAYER_MODES[0])
-        ctl.view.error = 2  # the LEDs say so too
+        ctl.settings.set("players", PLAYER_MODES[0])  # (the controller lights view.error 2)
         message = "the board cannot play a side: %r" % (exc,)
         report(ctl.emit, "no_player", message)
         from control.configure import save_settings
@@ -36,7 +35,6 @@ def player(ctl):
 def failed(ctl, side, message, now_ms):
     """The board's player failed while playing `side` (a bug, no memory): said plainly (a
     `no_player` event, view.error 2) and the side is a person's again."""
-    ctl.view.error = 2
     report(ctl.emit, "no_player", message)
     try:
         players = list(ctl.settings.players)

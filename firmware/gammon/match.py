@@ -6,6 +6,11 @@ from kernels.compat import const
 
 _CUBE_MAX = const(64)
 MAX_LENGTH = const(25)  # a match is to 1-25 points; 0 is money play
+# A money session's total stops at SCORE_MAX and its game number wraps after GAMES_MAX:
+# what its save holds (model/savetext.py's SCORE_MAX and MATCH_GAMES_MAX; a match to points
+# is far from both)
+SCORE_MAX = const(1 << 20)
+GAMES_MAX = const(1 << 20)
 # offers on the table
 NO_OFFER = const(0)
 DOUBLE = const(1)
@@ -62,7 +67,7 @@ class Match:
             raise ValueError("the game is not over")
         if self.over():
             raise ValueError("the match is over")
-        self.game_number += 1
+        self.game_number = self.game_number % GAMES_MAX + 1
         self._clear()
 
     def abandon(self):
@@ -176,7 +181,7 @@ class Match:
         self.ended = how
         self.winner = winner
         self.points = points
-        self.score[winner] += points
+        self.score[winner] = min(self.score[winner] + points, SCORE_MAX)
         # The Crawford state moves on when a game ends, as gnubg's Match ID shows it: the
         # Crawford game is the first after a player reaches length - 1; the rest are after it.
         if self.crawford:

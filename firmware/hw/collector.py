@@ -23,12 +23,21 @@ _SAFETY = const(16)  # MicroPython's own after 16 times that allocated (half the
 class Collector:
     """The heap's collections in idle time, after `limit` bytes of growth."""
 
-    def __init__(self, gc, limit=0):
+    def __init__(self, gc, limit=0, start=True):
+        """`start` False: made before the firmware is loaded, started by start() after it
+        (app.build: its first collection then packs what was loaded)."""
         self.gc = gc
-        heap = gc.mem_alloc() + gc.mem_free()
-        self.limit = limit or heap // _EVERY
-        gc.threshold(_SAFETY * self.limit)
+        self.limit = limit
         self.base = 0  # the heap in use after the last collection
+        if start:
+            self.start()
+
+    def start(self):
+        """MicroPython's own threshold as the safety net, and the first collection."""
+        gc = self.gc
+        if not self.limit:
+            self.limit = (gc.mem_alloc() + gc.mem_free()) // _EVERY
+        gc.threshold(_SAFETY * self.limit)
         self.collect()
 
     def collect(self):

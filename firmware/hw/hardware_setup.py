@@ -69,11 +69,10 @@ def make_strip(board, pin):
 
 
 class Hardware:
-    """The board's objects: board, layout, keys, strip, store, dice; make_wdt()."""
+    """The board's objects: board, layout, keys, strip, store, randbytes (the entropy the
+    dice are thrown with: main.py makes them); make_wdt()."""
 
     def __init__(self, board, layout=None, root="/"):
-        from gammon.dice import Dice
-
         from hw.storage import Store
 
         Pin = machine.Pin
@@ -96,7 +95,7 @@ class Hardware:
             self.keys = DirectKeys(pins, True)
         self.strip = make_strip(board, Pin(board.LED_PIN, Pin.OUT))
         self.store = Store(root)
-        self.dice = Dice(os.urandom)
+        self.randbytes = os.urandom
         self.wdt = None
         self._timer = None
 

@@ -205,11 +205,14 @@ class Inputs:
     `beats` counts polls (wrapping at 16 bits): the watchdog's sign of life of this task.
     """
 
-    def __init__(self, keys, clock=ticks_ms, period_ms=_POLL_MS, on_long=None, on_stuck=None):
+    def __init__(
+        self, keys, clock=ticks_ms, period_ms=_POLL_MS, on_long=None, on_stuck=None,
+        on_press=None,
+    ):
         self.keys = keys
         self.clock = clock
         self.period_ms = period_ms
-        self.on_press = _noop
+        self.on_press = on_press or _noop
         self.on_long = on_long or _noop
         self.deb = Debouncer(keys.names, self._pressed, None, self._long, on_stuck)
         chords = []
@@ -246,12 +249,9 @@ class Inputs:
         """Whether a key reads pressed right now (raw, undebounced): the power-on check."""
         return bool(self.keys.scan() & self.deb.bit(name))
 
-    async def run(self, on_press, on_long=None):
+    async def run(self):
         """Polls forever, calling on_press(name, now_ms) for every press and chord, and
         on_long(name, now_ms) for a key held _LONG_MS."""
-        self.on_press = on_press
-        if on_long is not None:
-            self.on_long = on_long
         while True:
             self.poll(self.clock())
             await sleep_ms(self.period_ms)

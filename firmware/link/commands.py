@@ -1,6 +1,7 @@
 # The requests that act on the game for a host (press, roll, move, undo, new, the cube's and
-# the resignations', selftest, repl): loaded by link/protocol.py when the first comes, so a
-# board that is only played with its buttons, or only watched, never holds their code.
+# the resignations' through Controller.cube, selftest, repl): loaded by link/protocol.py
+# when the first comes, so a board that is only played with its buttons, or only watched,
+# never holds their code.
 from kernels.compat import const
 
 from link.requests import BadRequest, is_int, merge, outcome
@@ -34,8 +35,7 @@ def _press(proto, req, now_ms):
 def _waits(ctl):
     """BadRequest while a double or a resignation waits for its answer (no throw, no step
     until it is answered)."""
-    g = ctl.game
-    if g.mp and g.mp.match.offer and g.phase != 4:  # model/game.py's OVER
+    if ctl.offer_waiting():
         raise BadRequest("wrong_phase", "an offer waits for its answer")
 
 
@@ -77,9 +77,7 @@ def _cube(proto, req, now_ms):
         value = req.get("value")
         if not is_int(value) or not 1 <= value <= 3:
             raise BadRequest("bad_args", "value: 1 (single), 2 (gammon) or 3 (backgammon)")
-    from control.cube_actions import act
-
-    return merge(outcome(act(proto.ctl, kind, now_ms, value)))
+    return merge(outcome(proto.ctl.cube(kind, now_ms, value)))
 
 
 def _selftest(proto, req, now_ms):

@@ -14,8 +14,7 @@ def hint(proto, req, now_ms):
     """The cube's advice at once (a reply), else None: the reply is queued now and sent
     once the play is found (the request's id kept for it)."""
     ctl = proto.ctl
-    outcome(ctl.start_hint(now_ms))
-    h = ctl.hinting
+    h = outcome(ctl.start_hint(now_ms))
     if h.result is not None:  # the cube's advice, known at once
         return merge(h.result)
     line = _line(proto, ctl, h, req.get("id"))
@@ -34,7 +33,7 @@ def _line(proto, ctl, h, rid):
         while h.result is None:
             # the controller's tick thinks it too (a slice a frame), and drops it when a
             # press or a change of the game comes first
-            if ctl.hinting is not h or h.step(ctl, proto.now):
+            if not ctl.hint_going(h) or h.step(ctl, proto.now):
                 if h.result is None:
                     if getattr(h, "plan", 1) is None:  # its error event is out: it failed
                         raise BadRequest("no_player", "no hint: the board's player failed")

@@ -1,10 +1,18 @@
-# The JSON lines the board writes: checked UTF-8 text, long lists streamed in small pieces.
+# The JSON lines the board writes: checked UTF-8 JSON text, long lists streamed in small pieces.
 #
-# A line without a long part is one json.dumps (short_text, encode); a line holding a
-# generator or a long list (the legal plays, history's turns, a match's games) or a long
-# string given as Chars (the LED frame in base64) is a generator of pieces of about
-# _PIECE_TEXT bytes, each made when the serial writer asks for it (link/outbox.py), so no
-# request and no writer step builds a long line.
+# Every value handed to the writer is looked at by kind() before a byte of its line is made:
+# JSON's own values (None, bool, int, finite float, str; list, tuple and dict with str keys
+# of such values) are written; generators, other iterators (map, iter(...)) and Chars are
+# streamed; anything else (an object, bytes, a set, inf or nan, a key that is not a str)
+# makes the line the documented `internal` error instead, on both interpreters (MicroPython's
+# json.dumps writes the repr of what it cannot encode, `<iterator>`, where CPython raises,
+# and CPython's writes NaN and Infinity). A line without a streamed part is one json.dumps
+# (short_text, encode); a line holding an iterator or a long list (the legal plays,
+# history's turns, a match's games) or a long string given as Chars (the LED frame in
+# base64) is a generator of pieces of about _PIECE_TEXT bytes, each made when the serial
+# writer asks for it (link/outbox.py), so no request and no writer step builds a long line.
+# What an iterator yields is looked at when it comes: an item that is not JSON is written as
+# null, an iterator that fails ends the line as valid JSON marked truncated.
 import json
 
 from kernels.compat import MICROPY, const
@@ -13,12 +21,13 @@ from kernels.text import bad_at
 _SEP = (",", ":")
 _STREAM_OVER = const(48)  # lists longer than this are written item by item
 _MAX_ID = const(0x3FFFFFFF)
-
+PLAIN = const(0)  # kind(): written by one json.dumps
+STREAM = const(1)  # kind(): written a piece at a time
+BAD = const(2)  # kind(): not JSON: the `internal` error is written instead
 
 _GENERATOR = type((lambda: (yield))())
 _END = object()
-_CUT = object()  # a piece ends here (before an item read from a generator)
-_SEQ = (list, tuple)  # made once: a tuple written in a call is built at every call
+_CUT = object()  # a piece ends here (before an item read from an iterator)
 _PIECE_TEXT = const(32)  # a streamed line goes in pieces of about this many bytes (a few plays)
 
 if MICROPY:
@@ -29,7 +38,7 @@ if MICROPY:
 else:
 
     def _dumps(obj):
-        return json.dumps(obj, separators=_SEP, ensure_ascii=False)
+        return json.dumps(obj, separators=_SEP, ensure_ascii=False, allow_nan=False)
 
 
 def _utf8(text):
@@ -43,41 +52,72 @@ def _utf8(text):
 
 class Chars:
     """A JSON string written a piece at a time: `gen` yields its text's pieces as bytes that
-    need no escaping (base64), each made when the writer asks for it."""
+    need no escaping (base64), each made when the writer asks for it (a piece that would
+    need it ends the line there, truncated)."""
 
     def __init__(self, gen):
         self.gen = gen
 
 
-def streams(v):
-    """Is `v` written a piece at a time: a generator, Chars, a list longer than
-    _STREAM_OVER, or a dict holding one (a short list is written whole, so it must hold
-    none)?"""
-    if type(v) is _GENERATOR or type(v) is Chars:
-        return True
-    if isinstance(v, _SEQ):
-        return len(v) > _STREAM_OVER
-    if isinstance(v, dict):
-        nested = False
-        for k in v:  # a listing among its own values first (state's plays): no walk then
-            t = type(v[k])
-            if t is _GENERATOR or t is Chars:
-                return True
-            if t is dict or t is list or t is tuple:
-                nested = True
-        if nested:  # an event's flat dict is looked at once, with no call a value
+def _lazy(v):
+    """Is `v` an iterator of its own (iter(v) is v: a generator, map, iter(list)...)?"""
+    try:
+        return iter(v) is v
+    except TypeError:  # not iterable (MemoryError goes on up: the line is lost, counted)
+        return False
+
+
+def kind(v):
+    """PLAIN (json.dumps writes it as JSON), STREAM (it holds an iterator, Chars or a list
+    longer than _STREAM_OVER: written a piece at a time) or BAD (it holds something JSON has
+    no text for: its line is the `internal` error). Iterators are not read here: their items
+    are looked at as they come. A value nested too deep, or holding itself, is BAD."""
+    t = type(v)
+    if t is str or t is int or t is bool or v is None:
+        return PLAIN
+    if t is float:
+        return PLAIN if v - v == 0.0 else BAD  # inf - inf and nan - nan are nan
+    try:
+        if t is dict:
             for k in v:
-                t = type(v[k])
-                if (t is dict or t is list or t is tuple) and streams(v[k]):
-                    return True
-    return False
+                if type(k) is not str:
+                    return BAD
+            return _items(v.values(), PLAIN)
+        if t is list or t is tuple:
+            return _items(v, STREAM if len(v) > _STREAM_OVER else PLAIN)
+    except RuntimeError:  # RecursionError: nested too deep, or a list holding itself
+        return BAD
+    if t is _GENERATOR or t is Chars or _lazy(v):
+        return STREAM
+    return BAD
+
+
+def _items(values, out):
+    """kind() of a list or dict holding `values`, `out` (PLAIN, or STREAM: a long list) at
+    the least."""
+    for x in values:
+        t = type(x)
+        if t is str or t is int or t is bool or x is None:
+            continue
+        c = kind(x)
+        if c == BAD:
+            return BAD
+        out |= c
+    return out
+
+
+def line_kind(obj):
+    """kind() of a whole line: a line is a JSON object, anything else is BAD (looked at all
+    the same: a MemoryError on the way goes up, the line lost and counted by the Outbox)."""
+    k = kind(obj)
+    return k if type(obj) is dict else BAD
 
 
 def short_text(obj):
-    """The JSON text of a line that does not stream (streams(obj) is False), valid UTF-8
-    and without its newline, as a buffer: on MicroPython a memoryview of the str json made
-    (its bytes are UTF-8: no copy), else its bytes; None when it is not valid (encode()
-    then gives the line sent instead)."""
+    """The JSON text of a PLAIN line (line_kind(obj) is PLAIN), valid UTF-8 and without its
+    newline, as a buffer: on MicroPython a memoryview of the str json made (its bytes are
+    UTF-8: no copy), else its bytes; None when it is not valid text (substitute(obj) then
+    gives the line sent instead)."""
     try:
         text = _dumps(obj)
         b = memoryview(text) if MICROPY else text.encode()
@@ -88,16 +128,20 @@ def short_text(obj):
 
 def encode(obj):
     """The JSON line of `obj`, checked to be valid UTF-8 JSON: bytes (a line that would not
-    be valid is replaced by an `internal` error), or, when it streams (a generator or a
-    long list: the legal plays, a game's turns, a match's games, nested too), pieces(obj).
-    """
-    try:  # a value JSON cannot write (never expected) must not stop the serial task
-        if not streams(obj):
+    be valid is replaced by an `internal` error: substitute), or, when it streams (an
+    iterator or a long list: the legal plays, a game's turns, a match's games, nested
+    too), pieces(obj)."""
+    try:  # a value JSON cannot write must not stop the serial task
+        k = line_kind(obj)
+        if k == STREAM:
+            return pieces(obj)
+        if k == PLAIN:
             line = _utf8(_dumps(obj) + "\n")
-            return line if line is not None else _substitute(obj)
+            if line is not None:
+                return line
     except (TypeError, ValueError, MemoryError):  # the small error line may still fit
-        return _substitute(obj)
-    return pieces(obj)
+        pass
+    return substitute(obj)
 
 
 class _Nest:
@@ -132,11 +176,11 @@ class _Nest:
 
 
 def pieces(obj):
-    """The line of `obj` (a dict) as a generator of pieces, each made when the writer asks
-    for it, so neither the line nor a long part of it is built in one piece and no step of
-    the writer holds the loop for long: a piece ends once it holds _PIECE_TEXT bytes, and
-    after each item read from a generator (an item may cost a play's notation). An item
-    that is not valid text is written as null.
+    """The line of `obj` (a dict whose line_kind is STREAM) as a generator of pieces, each
+    made when the writer asks for it, so neither the line nor a long part of it is built in
+    one piece and no step of the writer holds the loop for long: a piece ends once it holds
+    _PIECE_TEXT bytes, and after each item read from an iterator (an item may cost a play's
+    notation). An item that is not valid JSON text is written as null.
 
     Nothing of `obj` is read before the writer asks: a reply's values must be its own (the
     replies build them fresh, or as generators of values captured when the reply was
@@ -158,7 +202,7 @@ def pieces(obj):
             parts = []
             size = 0
             yield out
-    except Exception:  # never expected (memory, a bug): end the line as valid JSON
+    except Exception:  # an iterator that fails (memory, a bug): end the line as valid JSON
         parts.append(nest.tail())
     parts.append(b"\n")
     yield b"".join(parts)
@@ -167,46 +211,63 @@ def pieces(obj):
 def _object(d, nest, sep, top=False):
     yield sep + nest.open(b"{", b"}")
     keys = d
+    kinds = None
     if top:  # the line's own fields first (its id), so a line cut short still has them
         keys = []
         late = []
+        kinds = {}
         for k in d:
-            (late if streams(d[k]) else keys).append(k)
+            c = kinds[k] = kind(d[k])
+            (late if c == STREAM else keys).append(k)
         keys += late
         yield _CUT  # the first piece is the line's start alone: its fields sorted out
     sep = b""
     for k in keys:
-        key = _utf8(_dumps(k))
+        key = _utf8(_dumps(k)) if type(k) is str else None
         if key is None:
             raise ValueError("a key that is not text")
         nest.expect = True
         if top:
             nest.keys += 1
-        yield from _value(d[k], nest, sep + key + b":")
+        v = d[k]
+        yield from _value(v, nest, sep + key + b":", kinds[k] if top else kind(v))
         sep = b","
     yield nest.close()
 
 
-def _value(v, nest, sep):
-    if type(v) is _GENERATOR or (isinstance(v, _SEQ) and len(v) > _STREAM_OVER):
-        yield from _array(v, nest, sep)
-    elif type(v) is Chars:
-        yield sep + nest.open(b'"', b'"')
-        yield from v.gen
-        yield nest.close()
-    elif isinstance(v, dict) and streams(v):
-        yield from _object(v, nest, sep)
-    else:
-        b = _utf8(_dumps(v))
-        nest.expect = False
-        yield sep + (b if b is not None else b"null")
+def _value(v, nest, sep, c):
+    """The fragments of value `v` of kind `c` (BAD: null)."""
+    if c == STREAM:
+        t = type(v)
+        if t is Chars:
+            yield sep + nest.open(b'"', b'"')
+            for piece in v.gen:
+                if (type(piece) is not bytes or b'"' in piece or b"\\" in piece
+                        or bad_at(piece, 0, len(piece)) >= 0):
+                    raise ValueError("Chars: a piece that is not plain text")
+                yield piece
+            yield nest.close()
+        elif t is dict:
+            yield from _object(v, nest, sep)
+        else:
+            yield from _array(v, nest, sep)
+        return
+    b = None
+    if c == PLAIN:
+        try:
+            b = _utf8(_dumps(v))
+        except (TypeError, ValueError):  # CPython: an int of more than 4,300 digits
+            pass
+    nest.expect = False
+    yield sep + (b if b is not None else b"null")
 
 
 def _array(v, nest, sep):
-    """The items of `v` (a long list, or a generator: a piece ends before each item read
-    from it)."""
-    it = iter(v)
-    lazy = type(v) is _GENERATOR
+    """The items of `v` (a long list, or an iterator: a piece ends before each item read
+    from it, and the item is looked at then)."""
+    t = type(v)
+    lazy = not (t is list or t is tuple)
+    it = v if lazy else iter(v)
     yield sep + nest.open(b"[", b"]")
     sep = b""
     while True:
@@ -215,7 +276,7 @@ def _array(v, nest, sep):
         item = _next(it)
         if item is _END:
             break
-        yield from _value(item, nest, sep)
+        yield from _value(item, nest, sep, kind(item))
         sep = b","
     yield nest.close()
 
@@ -227,16 +288,23 @@ def _next(it):
         return _END
 
 
-def _substitute(obj):
-    """The line sent instead of one that would not be valid text (never expected)."""
-    if "event" in obj:
-        out = {"event": "error", "code": "internal", "message": "a line that is not text"}
+def substitute(obj):
+    """The line sent instead of one that would not be valid JSON text (never expected): the
+    `internal` error, a reply's with its id."""
+    d = obj if type(obj) is dict else {}
+    if "event" in d or "ok" not in d:
+        out = {"event": "error", "code": "internal", "message": "a line that is not JSON"}
     else:
-        out = {"ok": False, "error": {"code": "internal", "message": "a reply that is not text"}}
-    rid = obj.get("id")
-    if isinstance(rid, int) and not isinstance(rid, bool) and -_MAX_ID <= rid <= _MAX_ID:
+        out = {"ok": False, "error": {"code": "internal", "message": "a reply that is not JSON"}}
+    rid = d.get("id")
+    t = type(rid)
+    if (t is int and -_MAX_ID <= rid <= _MAX_ID) or (t is str and len(rid) <= 32):
         out["id"] = rid
-    return (_dumps(out) + "\n").encode()
+    line = _utf8(_dumps(out) + "\n")
+    if line is None:  # an id that is not text
+        del out["id"]
+        line = (_dumps(out) + "\n").encode()
+    return line
 
 
 def write_json(write, obj):

@@ -14,7 +14,7 @@
 # pieces say "not yet", one slice of thinking a send.
 from kernels.compat import const
 
-from link.jsonout import encode, pieces, short_text, streams
+from link.jsonout import PLAIN, STREAM, encode, line_kind, pieces, short_text, substitute
 
 _SIZE = const(2048)
 _SLOTS = const(32)
@@ -71,11 +71,12 @@ class Outbox:
             return self.lost(reply)
 
     def _queue(self, obj, reply):
-        if streams(obj):
+        k = line_kind(obj)
+        if k == STREAM:
             return self.put_line(pieces(obj), reply)
-        text = short_text(obj)
-        if text is None:  # not text (never expected): the error line sent instead
-            return self.put_line(encode(obj), reply)
+        text = short_text(obj) if k == PLAIN else None
+        if text is None:  # not JSON text (never expected): the error line sent instead
+            return self.put_line(substitute(obj), reply)
         n = len(text) + 1
         if n > self.size // 2:  # a long line (`leds`): written from json's text, no copy
             return self.put_line(iter((text, b"\n")), reply)

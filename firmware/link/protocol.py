@@ -48,6 +48,7 @@ class Protocol:
         self.requests = 0
         self.errors = 0
         self._pressing = False
+        self._answering = False  # a request is being answered (see event)
         self._refused = None
         # `leds`: the copy of the frame being written, made now while the heap is whole (a
         # heap cut up by a game may have no block of its ~1.4 KB left when first asked)
@@ -100,7 +101,11 @@ class Protocol:
             ):
                 rid = None
                 raise BadRequest("bad_args", "id: an integer or a short string")
-            reply = self.handle(req, now_ms)
+            self._answering = True  # the request's own events: kept as its reply is
+            try:
+                reply = self.handle(req, now_ms)
+            finally:
+                self._answering = False
             if reply is None:  # sent later, once thought out (`hint`: link/hint_reply.py)
                 return
         except Exception as exc:  # a bad request or a fault: an error reply
@@ -138,10 +143,13 @@ class Protocol:
 
     # lines out
     def event(self, ev):
-        """An unsolicited event line (the controller's emit callback)."""
+        """An event line (the controller's emit callback). One caused by a request takes
+        the room of the request's reply (the writer had room for both when the request was
+        read: Outbox.room), so a host that reads loses none; the board's own events (its
+        player, the buttons) take the events' share, dropped first when nobody reads."""
         if self._pressing and ev.get("event") == "error":
             self._refused = ev
-        self.send(ev)
+        self.send(ev, self._answering)
 
     def boot_event(self):
         """The line a host sees when the firmware (re)starts: who is talking."""
@@ -183,8 +191,7 @@ class Protocol:
 
     def _state(self, req, now_ms):
         out = self.ctl.state(False)  # made for this reply at its full size, ok and id too
-        g = self.ctl.game  # the plays of this position and dice, listed as they are written
-        out["plays"] = _plays(g.position, g.dice, g.phase == 2 or g.phase == 3)  # MOVE, DONE
+        out["plays"] = self.ctl.plays()  # this position's and dice's, listed as written
         return out
 
     def _leds(self, req, now_ms):
@@ -234,16 +241,6 @@ def _hint(proto, req, now_ms):
     from link.hint_reply import hint  # loaded when first asked (heap)
 
     return hint(proto, req, now_ms)
-
-
-def _plays(position, dice, playing):
-    """The legal plays of `dice` in `position` in notation, one at a time: what the request
-    saw (position and dice are captured when it came), however late they are written."""
-    if playing:
-        from gammon.play import legal_plays
-
-        for play in legal_plays(position, dice):
-            yield str(play)
 
 
 _HANDLERS = {

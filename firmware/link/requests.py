@@ -1,6 +1,5 @@
-# The protocol's error replies and result handling, and `config`, which takes more checking
-# than a line (all changes or none).
-from model.settings import Settings
+# The protocol's error replies and result handling, and `config` (all changes or none:
+# Controller.config).
 
 
 class BadRequest(Exception):
@@ -61,19 +60,10 @@ def outcome(r, code="illegal"):
 
 def config(proto, req, now_ms):
     """`config`: the settings, after `set` (every change tried on a scratch copy first:
-    all or none). match_length, cube and jacoby apply from the next match."""
-    ctl = proto.ctl
+    all or none), and `next_terms`: match_length, cube and jacoby apply from the next
+    match, which resets the score (control/configure.next_terms)."""
     changes = req.get("set")
-    if changes is not None:
-        if not isinstance(changes, dict) or not changes:
-            raise BadRequest("bad_args", "set: {key: value, ...}")
-        scratch = Settings(ctl.settings.levels)
-        for key in changes:
-            try:
-                scratch.set(key, changes[key])
-            except Exception as exc:
-                raise BadRequest("bad_args", str(exc)[:80]) from None
-        for key in changes:
-            outcome(ctl.configure(key, changes[key], now_ms), "bad_args")
-    return {"ok": True, "settings": ctl.settings.as_dict()}
+    if changes is not None and (not isinstance(changes, dict) or not changes):
+        raise BadRequest("bad_args", "set: {key: value, ...}")
+    return merge(outcome(proto.ctl.config(changes, now_ms), "bad_args"))
 

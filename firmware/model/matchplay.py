@@ -1,7 +1,7 @@
 # The match side of a game: the Match (cube, offers, score), the record of this game's cube
 # actions and resignations, the finished games of the match (model/past.py), and the Game's
-# views and actions of them (GAME). Loaded only when a game asks for it: cubeless money
-# play, the default, never does (heap: the board's plain game keeps ~8 KB free).
+# actions of them (Game.double and the others). Loaded only when a game asks for it:
+# cubeless money play, the default, never does (heap: the board's plain game keeps ~8 KB free).
 from array import array
 
 from gammon.match import PLAYED, Match
@@ -151,7 +151,7 @@ class MatchPlay:
         return encode(f)
 
 
-# --- model.game.Game's views and actions of its match (Game.__getattr__ finds them here)
+# --- model.game.Game's actions of its match (Game.double and the others call these)
 def make(g, base):
     """The MatchPlay of game `g` at `base`, or from its plain score (its game counted)."""
     b = list(base or (g.plain[0], g.plain[1], False, False, 1))
@@ -182,31 +182,31 @@ def _slot(g):
     return 2 * len(g.codes) + (1 if g.phase in (_MOVE, _DONE) else 0)
 
 
-def _double(g):
+def double(g):
     g._play().double(g.phase, g.turn, _slot(g))
 
 
-def _take(g):
+def take(g):
     g._play().take(1 - g.turn, _slot(g))
 
 
-def _drop(g):
+def drop(g):
     g._free(g._play().drop(1 - g.turn, _slot(g)))
 
 
-def _resign(g, value):
+def resign(g, value):
     g._play().resign(g.phase, g.turn, value, _slot(g))
 
 
-def _accept(g):
+def accept(g):
     g._free(g._play().accept(1 - g.turn, _slot(g)))
 
 
-def _reject(g):
+def reject(g):
     g._play().reject(1 - g.turn, _slot(g))
 
 
-def _match_id(g):
+def match_id(g):
     """The play complete (DONE) and nothing offered: as gnubg has it once a play is made,
     the other player to roll."""
     mp = g._play()
@@ -215,15 +215,6 @@ def _match_id(g):
     return mp.match_id(g.turn, g.dice if g.phase >= _MOVE else None)
 
 
-GAME = {  # (the views of the record, cube and score: model/views.py's view())
-    "match": lambda g: g._play().match,
-    "match_id": lambda g: lambda: _match_id(g),
-    "double": lambda g: lambda: _double(g),
-    "take": lambda g: lambda: _take(g),
-    "drop": lambda g: lambda: _drop(g),
-    "resign": lambda g: lambda value: _resign(g, value),
-    "accept": lambda g: lambda: _accept(g),
-    "reject": lambda g: lambda: _reject(g),
-    # a new match (or money session) now, the one in progress given up
-    "new_match": lambda g: lambda terms: g.renew((tuple(terms), [0, 0])),
-}
+def new_match(g, terms):
+    """A new match (or money session) now, the one in progress given up."""
+    g.renew((tuple(terms), [0, 0]))

@@ -13,7 +13,7 @@ from gammon.position import Position
 from model.game import DONE, MOVE, OPENING, OVER, ROLL
 from model.savecheck import number as _int
 from model.savecheck import pair as _pair
-from model.savetext import VERSION
+from model.savetext import GAME_WRAP, SCORE_MAX, VERSION
 from model.settings import KEYS, SETTINGS_VERSION
 
 # A save with a match or cube actions in it is read with model/savematch.py, imported only
@@ -40,7 +40,9 @@ def load(cls, text):
         return _load(cls, _json(text))
     except ValueError:
         raise
-    except Exception as exc:  # a wrong type or a missing key anywhere
+    except KeyError as exc:  # a field the save's version has is missing
+        raise ValueError("bad save: it has no %r" % (exc.args[0],)) from None
+    except Exception as exc:  # a wrong type anywhere
         raise ValueError("bad save: %r" % (exc,)) from None
 
 
@@ -65,44 +67,88 @@ def _replay_play(g, code):
         raise ValueError("bad save: an incomplete play in the record")
 
 
-def _match(cls, d):
-    """The Game (still at its opening) with its match replayed from the save's base."""
-    n = _int(d["n"], 1, 1 << 30)
-    if d["v"] == 1 or "b" not in d:  # a game of cubeless money play, with the saved score
-        if d["v"] == 1 and (d["cb"] != [1, -1] or d["ml"]):
-            raise ValueError("bad save: a cube or a match in a save of version 1")
-        if d["v"] > 1 and d["m"] != [0, 0, 1]:
-            raise ValueError("bad save: a match without its base")
-        score = list(_pair(d["sc"], 0, 1 << 20))
-        if d["ph"] == OVER:  # its result is in the score: the replay adds it again
-            score[_int(d["w"], 0, 1)] -= _int(d["r"], 1, 3)
-        if min(score) < 0:
-            raise ValueError("bad save: the score is less than the game's result")
-        return cls(n, None, (score[0], score[1], False, False, 1))
-    from model.savematch import match
+def _version(d):
+    """The save's version, 1 or VERSION: an int (2.0 and true are none)."""
+    if not isinstance(d, dict):
+        raise ValueError("not a save: not a JSON object")
+    v = d.get("v")
+    if type(v) is not int or not (v == 1 or v == VERSION):
+        shown = json.dumps(v)[:24] if "v" in d else "missing"
+        raise ValueError("not a save: its version is %s, not the number 1 or %d" % (
+            shown, VERSION))
+    return v
 
-    return match(cls, d, n)
+
+# What a save of version 2 holds and one of version 1 never did: the match's terms and the
+# cube's part (model/savetext.py's "m", model/matchplay.py's chunks)
+_MATCH_KEYS = ("m", "x", "a", "b", "g")
+
+
+def _v1(cls, d, n):
+    """The Game of a save of version 1 (written before the cube was played): a game of
+    cubeless money play, with the score it was saved at."""
+    for key in _MATCH_KEYS:
+        if key in d:
+            raise ValueError("bad save: version 1 holds no match, but this save has %r "
+                             "(version 2's)" % key)
+    if d["cb"] != [1, -1] or d["ml"]:
+        raise ValueError("bad save: a cube or a match in a save of version 1")
+    return _plain(cls, d, n)
+
+
+def _v2(cls, d, n):
+    """The Game of a save of version 2, still at its opening: cubeless money play with its
+    score, or (with a base: "b") a match or money session replayed from its base."""
+    if "b" in d:
+        from model.savematch import match
+
+        return match(cls, d, n)
+    if d["m"] != [0, 0, 1]:
+        raise ValueError("bad save: a match without its base")
+    return _plain(cls, d, n)
+
+
+def _plain(cls, d, n):
+    """A game of cubeless money play at the saved score (less its result when it is over:
+    the replay adds it again)."""
+    score = list(_pair(d["sc"], 0, SCORE_MAX))
+    if d["ph"] == OVER:
+        score[_int(d["w"], 0, 1)] -= _int(d["r"], 1, 3)
+    if min(score) < 0:
+        raise ValueError("bad save: the score is less than the game's result")
+    return cls(n, None, (score[0], score[1], False, False, 1))
 
 
 def _load(cls, d):
-    if not isinstance(d, dict) or d.get("v") not in (1, VERSION):
-        raise ValueError("not a save of version 1 or %d" % VERSION)
-    g = _match(cls, d)
+    v = _version(d)
+    n = _int(d["n"], 1, GAME_WRAP + 1)
+    g = _v1(cls, d, n) if v == 1 else _v2(cls, d, n)
     acts = []
-    if "a" in d:
+    if v > 1 and "a" in d:
         from model.savematch import read_acts
 
         acts = read_acts(d["a"])
-    k = 0  # the next action to replay
-    phase = _int(d["ph"], OPENING, OVER)
     if d.get("st"):
         g.setup(Position.from_id(d["st"][0]), _int(d["st"][1], 0, 1))
     elif d["o"] is not None:
         g.roll_opening(_pair(d["o"], 1, 6))
-    record = d["h"]
+    phase = _int(d["ph"], OPENING, OVER)
+    turns, k = _replay_record(g, d["h"], acts)
+    k = _replay_turn(g, d, phase, acts, k, turns)
+    _check(g, d, phase, turns)
+    if v > 1 and "b" in d:
+        from model.savematch import check
+
+        check(g, d)
+    return g
+
+
+def _replay_record(g, record, acts):
+    """Replays the record's finished turns and their actions: (turns, next action)."""
     if not isinstance(record, str) or len(record) % 9:
         raise ValueError("bad save: the record is 9 characters a turn")
     turns = len(record) // 9
+    k = 0  # the next action to replay
     for i in range(turns):
         dice = (_int(int(record[9 * i]), 1, 6), _int(int(record[9 * i + 1]), 1, 6))
         code = _int(int(record[9 * i + 2 : 9 * i + 9], 16), 0, (1 << 28) - 1)
@@ -124,7 +170,12 @@ def _load(cls, d):
         _replay_play(g, code)
         if g.turn_state.code() != code:
             raise ValueError("bad save: the record does not replay")
-    # the turn now: its actions before the throw, the dice and steps, its actions after
+    return turns, k
+
+
+def _replay_turn(g, d, phase, acts, k, turns):
+    """The turn now: its actions before the throw, the dice and steps, its actions after;
+    the next action (all of them replayed)."""
     if g.phase == DONE and (phase != OVER or k < len(acts)):
         g.pass_turn()
     k = _actions(g, acts, k, 2 * turns)
@@ -141,19 +192,19 @@ def _load(cls, d):
     k = _actions(g, acts, k, 2 * turns + 1)
     if k < len(acts):
         raise ValueError("bad save: actions out of their turns")
+    return k
+
+
+def _check(g, d, phase, turns):
+    """The game replayed is the one saved: phase, turn, position, result, score."""
     if g.phase != phase or len(g.codes) != turns or (turns and g.first != d["f"]):
         raise ValueError("bad save: the record does not lead to the saved phase")
     if g.turn != d["t"] or g.position.position_id() != d["id"]:
         raise ValueError("bad save: the position differs from the record's")
     if phase == OVER and (g.winner != d["w"] or g.result != d["r"]):
         raise ValueError("bad save: the result differs from the record's")
-    if (g.mp.match.score if g.mp else g.plain) != list(_pair(d["sc"], 0, 1 << 20)):
+    if (g.mp.match.score if g.mp else g.plain) != list(_pair(d["sc"], 0, SCORE_MAX)):
         raise ValueError("bad save: the score differs from the match's")
-    if "b" in d:
-        from model.savematch import check
-
-        check(g, d)
-    return g
 
 
 def _actions(g, acts, k, slot):

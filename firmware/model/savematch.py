@@ -9,6 +9,7 @@ from model.past import Past, acts_text
 from model.savecheck import flag as _flag
 from model.savecheck import number as _int
 from model.savecheck import pair as _pair
+from model.savetext import MATCH_GAMES_MAX, SCORE_MAX
 
 
 def read_acts(text):
@@ -101,7 +102,8 @@ def match(cls, d, n):
     if not isinstance(t, list) or len(t) != 3 or not isinstance(b, list) or len(b) != 5:
         raise ValueError("bad save: the match's terms are 3 numbers, its base 5")
     terms = (_int(t[0], 0, MAX_LENGTH), _flag(t[1]), _flag(t[2]))
-    base = _pair(b[:2], 0, 1 << 20) + (_flag(b[2]), _flag(b[3]), _int(b[4], 1, 1 << 20))
+    base = _pair(b[:2], 0, SCORE_MAX) + (_flag(b[2]), _flag(b[3]),
+                                          _int(b[4], 1, MATCH_GAMES_MAX))
     if not terms[0] and (base[2] or base[3]):
         raise ValueError("bad save: a Crawford game in money play")
     g = cls(n, terms, base)  # resumes its Match at the base (ValueError when it cannot)

@@ -6,6 +6,15 @@ from kernels.text import record_turns, text_run, write_id
 
 VERSION = 2
 PLAIN = (0, False, True)  # model/game.py's PLAIN: cubeless money play
+# The largest values the save holds, which model/savefile.py reads back and the game keeps
+# within (what the board writes it reads back): the board's game number (1-GAME_WRAP, a
+# small int on the board, then 1 again; a save of GAME_WRAP + 1 = 2^30 from before still
+# loads), a score (a money session's total stops at SCORE_MAX) and the game number in a
+# match or money session (1-MATCH_GAMES_MAX, then 1 again; gammon/match.py keeps these
+# two, tests/test_save_range.py checks that they agree).
+GAME_WRAP = 0x3FFFFFFF
+SCORE_MAX = 0x100000
+MATCH_GAMES_MAX = 0x100000
 FULL = 192  # a piece goes out once this much is written (no field has 64 bytes)
 # The save: its text with a byte under 32 where a value goes, in pieces(): 2-6, 8, 9, 15 and
 # 17 the Game's attribute _NAMES names (a winner or result of None: -1, 0), 7 the steps,

@@ -1,6 +1,7 @@
 # A Game's views of its record, cube and score (view()), answered with or without its match:
-# cubeless money play has no MatchPlay and loads none of the match code for them. Loaded only
-# when one is first asked for (model/game.py's __getattr__).
+# cubeless money play has no MatchPlay and loads none of the match code for them; and the
+# names of the match's actions (ACTIONS, model/matchplay.py's functions). Loaded only when
+# one is first asked for (model/game.py's __getattr__).
 from kernels.compat import const
 
 _ROLL = const(1)  # model/game.py's ROLL, DONE and OVER
@@ -8,6 +9,8 @@ _DONE = const(3)
 _OVER = const(4)
 ENDS = (None, "played", "resigned", "dropped")  # gammon.match's PLAYED, RESIGNED, DROPPED
 MISSING = ENDS  # what view() answers for a name that is none of its views
+# The match's actions, model/matchplay.py's functions of these names: only these load it.
+ACTIONS = ("match_id", "double", "take", "drop", "resign", "accept", "reject", "new_match")
 
 
 def view(g, name):

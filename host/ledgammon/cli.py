@@ -8,6 +8,7 @@ Errors are one line on stderr and a non-zero exit code (see errors.py for the co
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -52,12 +53,33 @@ for its answer, the match score and length and the Crawford game"""
 
 
 # The parser
+def seconds(text: str) -> float:
+    """--timeout: a number of seconds above 0 (not 0, not negative, not nan or inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number of seconds" % text) from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            "%r: the seconds to wait must be a number above 0" % text)
+    return value
+
+
+def folder(text: str) -> str:
+    """--flash: a folder's path; an empty one would be the default flash, the user's game."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty path: give the flash folder's path, or leave --flash out for the "
+            "default (%s)" % default_flash())
+    return text
+
+
 def _common() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument(
         "--port", "-p", help="device, simulator pty or pyserial URL (socket://, loop://)"
     )
-    p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for a reply")
+    p.add_argument("--timeout", type=seconds, default=2.0, help="seconds to wait for a reply")
     p.add_argument("--json", action="store_true", help="print the raw JSON reply")
     return p
 
@@ -73,6 +95,7 @@ def _sim_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--flash",
+        type=folder,
         default=None,
         help="the simulated board's flash directory (default %s)" % default_flash(),
     )

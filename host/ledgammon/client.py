@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import replies
-from .errors import BoardError, NoAnswer, ProtocolMismatch
+from .errors import BoardError, LedgammonError, NoAnswer, ProtocolMismatch
 from .replies import PROTOCOL
 from .transport import Transport
 
@@ -71,7 +71,11 @@ class Client:
         self._next_id = rid + 1 if rid < 1 << 30 else 1
         msg: dict[str, Any] = {"cmd": cmd, "id": rid}
         msg.update(args)
-        self.transport.write_line(json.dumps(msg, separators=(",", ":")).encode())
+        try:  # a value JSON has no text for (nan, inf) is no request: the board says bad_json
+            text = json.dumps(msg, separators=(",", ":"), allow_nan=False)
+        except ValueError:
+            raise LedgammonError("%s: a number that is not finite cannot be sent" % cmd) from None
+        self.transport.write_line(text.encode())
         deadline = time.monotonic() + self.timeout
         repl = False  # lines as MicroPython's REPL writes them: no firmware answers there
         while True:

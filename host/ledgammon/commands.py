@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 from collections.abc import Callable
 from typing import Any
@@ -190,19 +191,37 @@ def cmd_new(args: argparse.Namespace) -> int:
     return request(args, "new", lambda r: "game %d: a new game" % r["game"])
 
 
+def _finite(text: str) -> float:
+    """json.loads' parse_float: a number JSON can send (1e999 is infinite: no JSON number)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise OverflowError(text)
+    return value
+
+
 def _setting(item: str) -> tuple[str, Any]:
     if "=" not in item:
         raise LedgammonError("config takes KEY=VALUE (e.g. brightness=64), not %r" % item)
     key, raw = item.split("=", 1)
     try:
-        return key, json.loads(raw)
+        return key, json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
+    except OverflowError:
+        raise LedgammonError("config %s: %s is beyond any number JSON can send (infinite)"
+                             % (item, raw)) from None
     except ValueError:
         return key, raw.split(",") if key == "players" else raw
 
 
+def _no_constant(name: str) -> Any:
+    """json.loads' parse_constant: NaN and Infinity are no JSON: taken as the word itself."""
+    raise ValueError(name)
+
+
 def cmd_config(args: argparse.Namespace) -> int:
     def text(r: dict[str, Any]) -> str:
-        return " ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(r["settings"].items()))
+        out = " ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(r["settings"].items()))
+        note = match_words.next_terms_words(r.get("next_terms"))
+        return out + "\n" + note if note else out
 
     if args.settings:
         return request(args, "config", text, set=dict(_setting(s) for s in args.settings))

@@ -167,3 +167,42 @@ def advice_words(advice: Mapping[str, Any], short: bool = False) -> str:
     what = "match winning chance" if match else "equity a cube"
     return "player %d: %s (player %d on roll, %s: no double %s, double/take %s, double/pass" \
         " %s; wins %s)" % (player, action, roller, what, nd, dt, dp, wins)
+
+
+def terms_words(terms: Mapping[str, Any]) -> str:
+    """"a 5-point match, cube on" / "money play, cube on, Jacoby off" of a terms mapping."""
+    length = int(terms.get("match_length") or 0)
+    cube = bool(terms.get("cube", terms.get("cube_on")))
+    words = ["a %d-point match" % length if length else "money play",
+             "cube on" if cube else "cube off"]
+    if not length and cube:
+        words.append("Jacoby on" if terms.get("jacoby") else "Jacoby off")
+    return ", ".join(words)
+
+
+def next_terms_words(next_terms: Mapping[str, Any] | None) -> str | None:
+    """What `config`'s `next_terms` means for the user: when the new terms start, and that
+    the score (money play's running total) then starts again at 0-0; None when none wait."""
+    if not next_terms:
+        return None
+    score = next_terms.get("score")
+    when = "after this match" if next_terms.get("from") == "next match" else "from the next game"
+    total = ""
+    if isinstance(score, (list, tuple)) and len(score) == 2 and any(score):
+        total = " (now %s-%s)" % (score[0], score[1])
+    return "%s %s: the score then starts again at 0-0%s" % (
+        terms_words(next_terms), when, total)
+
+
+def pending_terms(state: Mapping[str, Any]) -> str | None:
+    """The status line's short note when the settings' terms are not the game's (state's
+    `settings` against its `match_length`, `cube_on`, `jacoby`): the next game (or, in a
+    match under way, the next match) starts them at a score of 0-0."""
+    s = state.get("settings")
+    if not isinstance(s, Mapping) or "match_length" not in state:
+        return None
+    keys = (("match_length", "match_length"), ("cube", "cube_on"), ("jacoby", "jacoby"))
+    if all(s.get(a) == state.get(b) for a, b in keys):
+        return None
+    in_match = bool(state.get("match_length")) and not state.get("match_over")
+    return "new terms %s: score to 0-0" % ("after this match" if in_match else "next game")

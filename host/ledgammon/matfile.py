@@ -95,7 +95,10 @@ class _Cube:
 def game_cells(history: History) -> list[Cell]:
     """Every cell of one game in order: its turns and, between them, its cube actions."""
     turns = _turn_cells(history)
-    cube = _Cube(history.get("actions") or (), len(turns))
+    # a game whose moves the board dropped for room keeps its cube actions at turns that are
+    # gone: they cannot be placed, and the game is its result alone (to_mat says so)
+    actions = history.get("actions") if history.get("moves") is not False else None
+    cube = _Cube(actions or (), len(turns))
     cells: list[Cell] = []
     for i, (player, dice, hops) in enumerate(turns):
         cells += cube.cells(i, False)

@@ -50,6 +50,9 @@ BOARD = fields(
         "off": list_of(CHECKERS, 2),
     }
 )
+NEXT_TERMS = fields({"match_length": COUNT, "cube": BOOL, "jacoby": BOOL,
+                    "from": one_of("next game", "next match")},
+                   {"score": list_of(COUNT, 2)})
 OFFER = fields({"kind": one_of("double", "resign"), "by": PLAYER, "value": ranged(1, 64)})
 STATE = fields(
     {
@@ -167,7 +170,7 @@ REPLIES: dict[str, Check] = {
         },
     ),
     "hint": lambda reply, name: (CUBE_HINT if "cube" in reply else PLAY_HINT)(reply, name),
-    "config": fields({"settings": SETTINGS}),
+    "config": fields({"settings": SETTINGS}, {"next_terms": maybe(NEXT_TERMS)}),
     **CUBE_LINES,
 }
 ERROR = fields({"error": fields({"code": STR, "message": STR})})

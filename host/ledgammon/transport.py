@@ -8,7 +8,9 @@ exclusively (a flock), so two programs cannot interleave their lines on one boar
 from __future__ import annotations
 
 import errno
+import math
 import time
+import urllib.parse
 from dataclasses import dataclass
 
 import serial
@@ -22,16 +24,69 @@ MAX_LINE = 1 << 22  # bytes: a "line" longer than this (no reply is) is thrown a
 # USB vendor ids of boards that usually run MicroPython: Raspberry Pi (RP2040/RP2350) and
 # Espressif (ESP32-S2/S3 native USB).
 MICROPYTHON_VIDS = {0x2E8A: "Raspberry Pi", 0x303A: "Espressif"}
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+# The options pyserial's URL handlers take (their `?option=value&...`), and the values of
+# `logging`: anything else makes pyserial fail with the text of a Python error.
+URL_OPTIONS: dict[str, dict[str, tuple[str, ...] | None]] = {
+    "socket": {"logging": LOG_LEVELS},
+    "rfc2217": {"logging": LOG_LEVELS, "ign_set_control": (), "poll_modem": (),
+                "timeout": None},
+    "loop": {"logging": LOG_LEVELS},
+}
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with a network or loop URL (socket://HOST:PORT, rfc2217://HOST:PORT,
+    loop://), in words; None when it is well formed or not such a URL (a device path)."""
+    scheme, sep, rest = url.partition("://")
+    options = URL_OPTIONS.get(scheme.lower()) if sep else None
+    if options is None:
+        return None
+    parts = urllib.parse.urlsplit(url)
+    form = "%s://HOST:PORT" % scheme.lower()
+    if scheme.lower() != "loop":
+        try:
+            port = parts.port
+        except ValueError:
+            return "its port must be a number 1-65535 (%s)" % form
+        if not parts.hostname:
+            return "it names no host (%s)" % form
+        if port is None or port == 0:
+            return "it names no port, a number 1-65535 (%s)" % form
+        if parts.path not in ("", "/"):
+            return "it has a path after the port (%s)" % form
+    for key, values in urllib.parse.parse_qsl(parts.query, keep_blank_values=True):
+        if key not in options:
+            return "%s:// takes no option %r (it takes %s)" % (
+                scheme.lower(), key, ", ".join(sorted(options)))
+        allowed = options[key]
+        if allowed and values not in allowed:
+            return "its %s must be one of %s, not %r" % (key, "/".join(allowed), values)
+        if allowed is None:
+            try:
+                ok = math.isfinite(float(values)) and float(values) >= 0
+            except ValueError:
+                ok = False
+            if not ok:
+                return "its %s must be a number of seconds, not %r" % (key, values)
+    return None
 
 
 def open_port(url: str, exclusive: bool = True) -> serial.SerialBase:
     """Opens `url` for line I/O; NoSuchPort / PortBusy / PortError with a one-line message."""
+    problem = url_problem(url)
+    if problem:
+        raise NoSuchPort("cannot use port %s: %s" % (url, problem))
     try:
         port = serial.serial_for_url(
             url, baudrate=BAUD, timeout=POLL_S, write_timeout=5, exclusive=exclusive
         )
     except ValueError as exc:  # an unknown URL scheme or a bad parameter
         raise NoSuchPort("cannot use port %s: %s" % (url, exc)) from None
+    except (TypeError, KeyError, AttributeError):  # a URL its handler cannot read
+        raise NoSuchPort("cannot use port %s: pyserial cannot read this URL" % url) from None
     except serial.SerialException as exc:
         code = getattr(exc, "errno", None)
         text = str(exc)
@@ -43,6 +98,7 @@ def open_port(url: str, exclusive: bool = True) -> serial.SerialBase:
             raise PortError(
                 "no permission to open %s (on Linux: add yourself to the dialout group)" % url
             ) from None
+        text = text.replace("Could not open port %s: " % url, "")  # said once is enough
         raise PortError("cannot open port %s: %s" % (url, text)) from None
     return port
 

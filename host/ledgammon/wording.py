@@ -144,7 +144,10 @@ def status_line(state: Mapping[str, Any] | None, colours: list[RGB], selected: b
     if dice and state.get("phase") in ("move", "done"):
         parts.append("dice %d-%d" % (dice[0], dice[1]))
     pips = state.get("pips")
-    if pips:
+    pending = match_words.pending_terms(state)
+    if pending:  # in the pips' place (the panel shows them): the money total is to reset
+        parts.append(pending)
+    elif pips:
         parts.append("pips 0:%d 1:%d" % (pips[0], pips[1]))
     return " · ".join(parts)
 

@@ -139,7 +139,7 @@ def enter_die(ctl, value, now):
     """Enters one physical die: the player's own point `value`, or LEFT/RIGHT and SELECT."""
     v = ctl.view
     if ctl.layout == "full":
-        return ctl.press(button_of_target(target_of(ctl.entry.player(), value)), now)
+        return ctl.press(button_of_target(target_of(ctl.throw.entry.player(), value)), now)
     for _ in range(7):
         if v.dice[v.entering] == value:
             return ctl.press("SELECT", now)
@@ -170,7 +170,7 @@ def play_game(ctl, now=1000, enter=enter_script, limit=4000):
         now += 7
         if g.phase == MOVE:
             play_step(ctl, now)
-        elif ctl.entry:
+        elif ctl.throw.entry:
             enter(ctl, now)
         else:
             ctl.press("ROLL", now)

@@ -115,7 +115,7 @@ def play_match(ctl, now=1000, enter=fakes.enter_script, limit=30000):
             ctl.press("ROLL", now)  # the next game of the match
         elif ctl.view.ask in ANSWERS:
             answer(ctl, now)
-        elif ctl.entry:
+        elif ctl.throw.entry:
             enter(ctl, now)
         else:
             what = plan(g)

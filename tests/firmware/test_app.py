@@ -302,6 +302,11 @@ def test_deinit_blanks_the_leds():
 def test_build_wires_protocol_selftest_and_repl():
     root = fakes.tmpdir()
     wire = []
+    lines = [
+        b'{"cmd":"press","button":"ROLL","id":1}\n',
+        b'{"cmd":"selftest","id":2}\n',
+        b'{"cmd":"repl","id":3}\n',
+    ]
     strip = FakeStrip(pico.LED_COUNT)
     pins = Pins()
     try:
@@ -314,25 +319,8 @@ def test_build_wires_protocol_selftest_and_repl():
             Dice(SeededBytes(2)),
             clock=Clock(),
             write=wire.append,
+            host=_host(lines),  # stands in for link.serve: a line every few rounds
         )
-        app.inputs.period_ms = 0
-        app.frame_ms = 0
-        proto = app.protocol
-        lines = [
-            b'{"cmd":"press","button":"ROLL","id":1}\n',
-            b'{"cmd":"selftest","id":2}\n',
-            b'{"cmd":"repl","id":3}\n',
-        ]
-
-        async def host():  # stands in for link.serve: a line every few rounds
-            for line in lines:
-                for _ in range(5):
-                    await asyncio.sleep(0)
-                proto.feed(line, app.clock())
-            while True:
-                await asyncio.sleep(0)
-
-        app.serial = host
         asyncio.run(app.main())  # the repl request ends it
         text = b"".join(bytes(w) for w in wire).decode()
         assert '"event":"press"' in text and '"event":"roll"' in text
@@ -388,7 +376,7 @@ def _check_setup(root, machine):
     assert all(p.pull == machine.Pin.PULL_UP for p in cols)
     assert isinstance(hw.keys, MatrixKeys) and hw.keys.scan() == 0
     assert hw.strip.count == pico.LED_COUNT and hw.strip.sm.sideset_base.id == pico.LED_PIN
-    assert 1 <= hw.dice.die() <= 6 and hw.store.root == root
+    assert 1 <= Dice(hw.randbytes).die() <= 6 and hw.store.root == root
     wdt = hw.make_wdt()
     assert wdt.timeout == 8000
     timer = hw.keep_fed()

@@ -199,12 +199,10 @@ def test_the_app_collects_between_steps_at_most_once_a_frame_and_loses_no_press(
 def test_the_boards_choice_asks_for_its_collection_in_the_idle_step():
     root = fakes.tmpdir()
     try:
-        ctl = boot(Store(root), Dice(SeededBytes(3)), "full", None, 0)
-        ctl.configure("players", ["board", "board"])
-        ctl.set_pace(20)
         g = FakeGc(heap=1 << 30)  # the real heap is the real gc's: only soon() counts here
         c = Collector(g, limit=1 << 28)
-        ctl.set_collector(c)
+        ctl = boot(Store(root), Dice(SeededBytes(3)), "full", None, 0, pace_ms=20, collector=c)
+        ctl.configure("players", ["board", "board"])
         now = 1000
         asked = 0
         for _ in range(400):
@@ -257,10 +255,10 @@ def test_the_simulator_paces_an_idle_collection_at_its_own_board_cost():
         g = SlowGc(clock)
         ctl = boot(Store(root), Dice(SeededBytes(5)), "full", None, 0)
         app = PacedApp(
+            Pace(180, clock, clock.block, GC_FACTORS["pico"]),
             pico, "full", ctl, Renderer(pico, FakeStrip(pico.LED_COUNT)), DirectKeys({}),
             collector=Collector(g, limit=4000),
         )
-        app.pace = Pace(180, clock, clock.block, GC_FACTORS["pico"])
         g.alloc(4000)
         assert app.collect()
         assert clock.blocked == [(GC_FACTORS["pico"] - 1) * 300]  # C code: not 180 times

@@ -47,9 +47,8 @@ class CountingApp(App):
 def _thinking_board(seed):
     """A controller whose board side has started thinking out its play, and the time."""
     root = fakes.tmpdir()
-    ctl = boot(Store(root), Dice(SeededBytes(seed)), "minimal", lambda e: None, 0)
+    ctl = boot(Store(root), Dice(SeededBytes(seed)), "minimal", lambda e: None, 0, pace_ms=1)
     ctl.configure("players", ["board", "board"])
-    ctl.set_pace(1)
     now = 1000
     while ctl.bot is None or ctl.bot.plan is None:  # the opening, then the first slice
         now += 20

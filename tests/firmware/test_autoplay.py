@@ -103,7 +103,7 @@ def person(ctl, now):
     if g.phase == MOVE:
         if not ctl.by_board(g.turn):
             fakes.play_step(ctl, now)
-    elif ctl.entry:
+    elif ctl.throw.entry:
         fakes.enter_script(ctl, now)
     elif g.phase in (OPENING, ROLL, DONE):
         ctl.press("ROLL", now)
@@ -206,9 +206,9 @@ def test_the_board_throws_its_own_dice_with_physical_dice():
     entries = [0, 0]
 
     def act(ctl, now):
-        if ctl.entry:
-            entries[ctl.entry.player()] += 1
-            assert ctl.entry.player() == 0 or g.phase == OPENING
+        if ctl.throw.entry:
+            entries[ctl.throw.entry.player()] += 1
+            assert ctl.throw.entry.player() == 0 or g.phase == OPENING
         person(ctl, now)
 
     run(ctl, watch, act)

@@ -35,7 +35,7 @@ def test_opening_tie_is_entered_again():
     ctl.press("p2", 20)
     ctl.press("p23", 30)  # player 1's 2: a tie
     assert rec.of("error")[-1]["code"] == "illegal" and ctl.view.flash_target == TARGET_DICE
-    assert ctl.entry.values == [] and ctl.game.phase == OPENING and ctl.view.entering == 0
+    assert ctl.throw.entry.values == [] and ctl.game.phase == OPENING and ctl.view.entering == 0
     ctl.press("p5", 40)
     ctl.press("p19", 50)  # 5 against 6: player 1 plays 5-6
     assert ctl.game.turn == 1 and ctl.game.dice == (5, 6)
@@ -54,9 +54,9 @@ def test_illegal_entry_presses_and_undo():
     assert rec.of("error")[-1]["button"] == "SELECT"
     ctl.press("p4", 40)
     ctl.press("UNDO", 50)  # takes the 4 back
-    assert ctl.entry.values == [] and v.dice[0] == 0
+    assert ctl.throw.entry.values == [] and v.dice[0] == 0
     ctl.press("UNDO", 60)  # leaves the entry
-    assert ctl.entry is None and ctl.game.phase == OPENING
+    assert ctl.throw.entry is None and ctl.game.phase == OPENING
     fakes.done(ctl)
 
 
@@ -68,7 +68,7 @@ def test_a_turn_entered_after_the_play():
     assert ctl.game.phase == DONE
     ctl.press("ROLL", 30)  # passes the turn; player 1 enters with their points 1-6
     g = ctl.game
-    assert g.phase == ROLL and g.turn == 1 and ctl.entry and ctl.view.movable == 0xFC0000
+    assert g.phase == ROLL and g.turn == 1 and ctl.throw.entry and ctl.view.movable == 0xFC0000
     ctl.press("p20", 40)  # player 1's 5
     ctl.press("p20", 50)
     assert g.phase == MOVE and g.dice == (5, 5) and ctl.view.dice[1] == 5
@@ -90,7 +90,7 @@ def test_minimal_layout_left_right_select():
     ctl.press("SELECT", 50)
     assert v.entering == 1 and v.dice[0] == 2 and v.dice[1] == 2
     ctl.press("SELECT", 60)  # 2-2 at the opening: again
-    assert ctl.entry.values == [] and rec.of("error")[-1]["code"] == "illegal"
+    assert ctl.throw.entry.values == [] and rec.of("error")[-1]["code"] == "illegal"
     for b in ("RIGHT", "RIGHT", "RIGHT", "SELECT", "LEFT", "SELECT"):
         ctl.press(b, 70)
     assert ctl.game.dice == (4, 3) and ctl.game.turn == 0 and v.cursor >= 0

@@ -5,6 +5,7 @@ import sys
 from fake_matrix import matrix_keys
 from hw.boards import pico
 from hw.inputs import Debouncer, DirectKeys, Inputs, MatrixKeys
+from hw.ticks import ticks_ms
 from xorshift import XorShift32
 
 MICROPY = sys.implementation.name == "micropython"
@@ -205,13 +206,15 @@ def test_matrix_active_high():
     assert _pressed_names(keys, keys.scan()) == ["d"]
 
 
-def _direct():
+def _direct(clock=ticks_ms, period_ms=5, on_press=None, long=False):
     state = {n: 1 for n in pico.MINIMAL_PINS}
     pins = {n: (lambda n=n: state[n]) for n in pico.MINIMAL_PINS}
     keys = DirectKeys(pins)
     log = Log()
-    inputs = Inputs(keys, on_stuck=log.cb("stuck"))
-    inputs.on_press = log.cb("press")
+    inputs = Inputs(
+        keys, clock, period_ms, log.cb("long") if long else None, log.cb("stuck"),
+        on_press or log.cb("press"),
+    )
     return state, inputs, log
 
 
@@ -275,8 +278,7 @@ def test_scan_and_poll_allocate_nothing():
     def on_press(name, now_ms):
         count[0] += 1
 
-    inputs = Inputs(keys)
-    inputs.on_press = on_press
+    inputs = Inputs(keys, on_press=on_press)
     fake.reads_with_low_rows = None  # the fake's log would allocate
 
     fake.pressed = {(4, 2), (0, 0)}
@@ -314,19 +316,17 @@ def _static_col(fake, c):
 def test_input_task_runs_under_asyncio():
     import asyncio
 
-    state, inputs, log = _direct()
     clock = [0]
 
     def now():
         clock[0] += 5
         return clock[0]
 
-    inputs.clock = now
-    inputs.period_ms = 0
     got = []
+    state, inputs, log = _direct(now, 0, lambda name, t: got.append((name, t)))
 
     async def main():
-        task = asyncio.create_task(inputs.run(lambda name, t: got.append((name, t))))
+        task = asyncio.create_task(inputs.run())
         for i in range(40):
             if i == 10:
                 state["ROLL"] = 0
@@ -343,9 +343,7 @@ def test_input_task_runs_under_asyncio():
 
 
 def _direct_long():
-    state, inputs, log = _direct()
-    inputs.on_long = log.cb("long")
-    return state, inputs, log
+    return _direct(long=True)
 
 
 def test_long_press_is_an_event_of_its_own_once():

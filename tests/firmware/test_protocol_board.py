@@ -15,7 +15,8 @@ def test_config_players_and_level_and_state():
     replies, events = ask(proto, wire, line)
     s = replies[0]["settings"]
     assert replies[0]["ok"] and s["players"] == ["human", "board"] and s["level"] == "easy"
-    assert [e["event"] for e in events] == ["config", "config"]
+    assert [e["event"] for e in events] == ["config"]  # one change, one event (issue 28)
+    assert events[0]["settings"] == s
     before = snap(ctl)
     for bad in (
         b'{"players":["human","robot"]}',

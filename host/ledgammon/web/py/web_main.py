@@ -94,10 +94,9 @@ def start(flash, seed=None, pace=None, board="pico", layout=None):
         PageStore(flash),
         dice,
         write=Outbox(PagePort(), piece=_PIECE),
+        host=lambda app: _serve(app.protocol),  # the page, not sys.stdin, is the port
+        pace_ms=700 if pace is None else pace,
     )
-    app.serial = lambda: _serve(app.protocol)  # the page, not sys.stdin, is the port
-    if pace is not None:
-        app.ctl.set_pace(pace)
     _app = app
     asyncio.create_task(_run(app))
     return app

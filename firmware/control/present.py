@@ -1,11 +1,12 @@
-# Fills the View from the game and what the controller hands it: its selection, dice entry,
-# menu, hint (a play's masks, or the cube's advice) and cube page, the match (read, never
-# written; it imports no control module).
-# The board's own player shows its steps through the selection (autoplay.py). Also moves the
-# cursor (minimal layout).
-from hw.ticks import ticks_diff
-
-from display.view import MENU, target_of
+# The controller's presenter, the View's one writer: fill_view makes the View from the game
+# and the controller's state (its selection, dice entry, menu, hint: a play's masks or the
+# cube's advice, cube page, the match: read, never written); the moments between two fills
+# are its small writers below (a refused press's flash, the dice rolling or blinking, an
+# error, the game's end, the board's glow while it thinks) and the cursor (minimal layout).
+# The board's own player shows its steps through the selection (autoplay.py). The renderer
+# (display/) reads the View only.
+from display.view import FLASH_MS, MENU, TARGET_DICE, target_of
+from hw.ticks import ticks_add, ticks_diff
 
 
 def fill_view(ctl, v):
@@ -30,7 +31,7 @@ def fill_view(ctl, v):
     v.off[turn] = 15 - n_mine
     v.off[1 - turn] = 15 - n_theirs
     _dice(ctl, g, v)
-    e = ctl.entry
+    e = ctl.throw.entry
     m = 0
     if e:
         for k in range(1, 7):
@@ -67,6 +68,7 @@ def fill_view(ctl, v):
     v.palette = ctl.settings.palette
     v.brightness = ctl.settings.brightness
     v.game = g.game_number
+    v.error = ctl.error
     _match(ctl, g, v)
     v.changed += 1
     return cands
@@ -99,7 +101,7 @@ def _match(ctl, g, v):
 def _dice(ctl, g, v):
     d = v.dice
     u = v.dice_used
-    e = ctl.entry
+    e = ctl.throw.entry
     v.entering = -1
     u[0] = u[1] = 0
     if e:
@@ -121,8 +123,8 @@ def _dice(ctl, g, v):
             rest = t.remaining
             u[0] = 0 if d[0] in rest else 2
             u[1] = 0 if d[1] in rest else 2
-    elif ctl.shown:
-        d[0], d[1] = ctl.shown
+    elif ctl.throw.shown:
+        d[0], d[1] = ctl.throw.shown
         u[0] = u[1] = 2
     else:
         d[0] = d[1] = 0
@@ -134,7 +136,7 @@ def _cursor(ctl, v, old_selected):
     Returns the candidates (a mask of target indices): the selected checker and its
     destinations, else the movable checkers, else every point; 0 without a cursor.
     """
-    if ctl.layout != "minimal" or ctl.entry or ctl.menu_item >= 0 or ctl.busy():
+    if ctl.layout != "minimal" or ctl.throw.entry or ctl.menu_item >= 0 or ctl.busy():
         v.cursor = -1
         return 0
     turn = ctl.game.turn
@@ -177,3 +179,27 @@ def expire(v, now_ms):
         v.rolling_until = 0
     if v.blink_until and ticks_diff(v.blink_until, now_ms) <= 0:
         v.blink_until = 0
+
+
+def flash(v, target, now):
+    """A refused press: the red flash on `target` (a target index; -1: the dice)."""
+    v.flash_target = target if target >= 0 else TARGET_DICE
+    v.flash_until = ticks_add(now, FLASH_MS) or 1  # ticks wrap; 0 is 'none'
+    v.changed += 1
+
+
+def rolled(v, now, roll_ms, blink_ms=0):
+    """The dice thrown: they roll for `roll_ms`, and blink for `blink_ms` (no legal move)."""
+    if blink_ms:
+        v.blink_until = ticks_add(now, blink_ms) or 1
+    v.rolling_until = ticks_add(now, roll_ms) or 1
+
+
+def over(v, now):
+    """The game's end, shown from `now` (the renderer's game-over animation)."""
+    v.over_since = now
+
+
+def glow(v, mask):
+    """The board's player thinking: its checkers that can move glow (a mask of targets)."""
+    v.movable = mask
