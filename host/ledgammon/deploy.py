@@ -129,11 +129,12 @@ def compile_firmware(
 
 
 # Modules of the flat layout before the firmware moved into packages (2026-12): left on a
-# board, `link.mpy` or `boards/` would shadow or sit beside the packages of the same name.
+# board, `link.mpy` or `boards/` would shadow or sit beside the packages of the same name;
+# and modules that moved since (display/fill: control/present since issue 29).
 FORMER = (
     "autoplay buttons controller dice_entry fill game glyphs hardware_setup inputs lines "
     "link menu output palette power protocol remote renderer report resume selftest settings "
-    "storage ticks view gammon/compat boards/__init__ boards/pico boards/esp32s3"
+    "storage ticks view gammon/compat boards/__init__ boards/pico boards/esp32s3 display/fill"
 ).split()
 
 
