@@ -1,0 +1,203 @@
+"""The exact one-sided bear-off database: for every way of placing up to 15 checkers on a
+side's six home points (54,264 positions, the empty board among them), the probability
+distribution of the number of rolls that side needs to bear them all off, playing each roll
+to need the fewest rolls on average (as GNU Backgammon's one-sided database does). Two such
+distributions give a pure race in the home boards exactly enough to play it: the player on
+roll wins with sum over n of P_me(n) * P_opp(>= n).
+
+Positions are numbered by the combinatorial number system, as gnubg's PositionBearoff
+numbers them (tests check every index against its bindings): 15 checkers and 6 separators
+in a row of 21, the index being the rank of the separators' places (`index`).
+
+The file (`write`, read on the board by firmware/gammon/bearoff.py) keeps each position's
+distribution as 16-bit probabilities out of 65535 from its first to its last non-zero entry
+(the tails rounded to zero are dropped, the rest corrected so each sums to 65535), a byte a
+position for where its range starts and how long it is, and a 32-bit offset every 64
+positions. Its layout is in `firmware/gammon/bearoff.py`'s header.
+
+Usage: python -m ledgammon.train.bearoff_table [OUT]   (default build/bearoff.bin)
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+POINTS = 6
+CHECKERS = 15
+POSITIONS = comb(CHECKERS + POINTS, POINTS)  # 54,264
+ROLLS = 32  # the most rolls a distribution holds (15 on the six point need at most 30)
+SCALE = 65535  # a probability of one
+BLOCK = 64  # positions per stored offset
+MAGIC = b"LGB1"
+OUT = os.path.join("build", "bearoff.bin")
+# (die, die, weight out of 36)
+DICE = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
+
+
+def index(board: tuple[int, ...] | list[int]) -> int:
+    """The position's number (gnubg's PositionBearoff for 6 points, 15 checkers): counting
+    from the six point down, the k-th separator sits after the checkers of points 6..7-k,
+    at place c6 + ... + c(7-k) + k - 1 of 21, and the index is the sum over k of
+    C(place_k, k). Fewer checkers come first, the empty board is 0."""
+    total = 0
+    place = -1
+    for k in range(POINTS):
+        place += board[POINTS - 1 - k] + 1
+        total += comb(place, k + 1)
+    return total
+
+
+def boards() -> list[tuple[int, ...]]:
+    """Every position, in index order."""
+    out: list[tuple[int, ...]] = [()] * POSITIONS
+    for places in combinations(range(CHECKERS + POINTS), POINTS):
+        b = tuple(places[k] - (places[k - 1] if k else -1) - 1 for k in range(POINTS))
+        out[index(b[::-1])] = b[::-1]
+    return out
+
+
+def steps(board: tuple[int, ...], die: int) -> list[tuple[int, ...]]:
+    """The distinct positions one checker's move of `die` leads to (bearing off exactly, or
+    from the highest point with a larger die)."""
+    top = max((p for p in range(POINTS) if board[p]), default=-1)
+    out = []
+    for p in range(top + 1):
+        if not board[p]:
+            continue
+        to = p - die
+        if to < -1 and p != top:
+            continue
+        b = list(board)
+        b[p] -= 1
+        if to >= 0:
+            b[to] += 1
+        t = tuple(b)
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def distributions() -> tuple[np.ndarray, np.ndarray]:
+    """(P, mean): P[i, n] the chance that position i needs exactly n rolls, mean[i] its
+    expected rolls, each roll played to minimise the expected rolls left."""
+    bs = boards()
+    n = POSITIONS
+    none = n  # a sentinel row: no such move
+    succ = np.full((n, 7, POINTS), none, dtype=np.int64)
+    for i, b in enumerate(bs):
+        for d in range(1, 7):
+            for j, s in enumerate(steps(b, d)):
+                succ[i, d, j] = index(s)
+    pips = np.array([sum((p + 1) * c for p, c in enumerate(b)) for b in bs])
+    inf = np.inf
+    mean = np.full(n + 1, inf)
+    dist = np.zeros((n + 1, ROLLS))
+    # best[k][i, d]: the least mean reachable from i with k more steps of die d, and where
+    bestv = [np.full((n + 1, 7), inf) for _ in range(4)]
+    besti = [np.full((n + 1, 7), none, dtype=np.int64) for _ in range(4)]
+    mean[0] = 0.0
+    dist[0, 0] = 1.0
+    for k in range(4):
+        bestv[k][0, :] = 0.0
+        besti[k][0, :] = 0
+    for layer in range(1, pips.max() + 1):
+        idx = np.nonzero(pips == layer)[0]
+        m = len(idx)
+        total_mean = np.zeros(m)
+        total = np.zeros((m, ROLLS))
+        for a, b, w in DICE:
+            if a == b:
+                cand = succ[idx, a, :]
+                vals = bestv[3][cand, a]
+                finals = besti[3][cand, a]
+            else:
+                ca, cb = succ[idx, a, :], succ[idx, b, :]
+                vals = np.concatenate([bestv[1][ca, b], bestv[1][cb, a]], axis=1)
+                finals = np.concatenate([besti[1][ca, b], besti[1][cb, a]], axis=1)
+            pick = np.argmin(vals, axis=1)
+            final = finals[np.arange(m), pick]
+            total_mean += w * mean[final]
+            total[:, 1:] += w * dist[final, :-1]
+        mean[idx] = 1.0 + total_mean / 36.0
+        dist[idx] = total / 36.0
+        bestv[0][idx, :] = mean[idx, None]
+        besti[0][idx, :] = idx[:, None]
+        for k in range(1, 4):
+            for d in range(1, 7):
+                cand = succ[idx, d, :]
+                vals = bestv[k - 1][cand, d]
+                pick = np.argmin(vals, axis=1)
+                bestv[k][idx, d] = vals[np.arange(m), pick]
+                besti[k][idx, d] = besti[k - 1][cand, d][np.arange(m), pick]
+    return dist[:n], mean[:n]
+
+
+def win(p: np.ndarray, me: int, opp: int) -> float:
+    """The chance that the side on roll at position `me` finishes first against `opp`
+    (indices), from the distributions P: sum over n of P_me(n) * P_opp(>= n)."""
+    at_least = np.cumsum(p[opp][::-1])[::-1]
+    return float(np.dot(p[me], at_least))
+
+
+def quantize(p: np.ndarray) -> list[tuple[int, list[int]]]:
+    """Each distribution as (first roll count, 16-bit values out of SCALE up to the last
+    non-zero one), the values summing to SCALE exactly (the rounding's remainder goes to the
+    largest entry)."""
+    out = []
+    for row in p:
+        q = np.rint(row * SCALE).astype(np.int64)
+        q[np.argmax(q)] += SCALE - q.sum()
+        nz = np.nonzero(q)[0]
+        lo, hi = int(nz[0]), int(nz[-1])
+        out.append((lo, [int(v) for v in q[lo : hi + 1]]))
+    return out
+
+
+def encode(p: np.ndarray) -> bytes:
+    """The file: MAGIC, positions (u32), BLOCK (u16), rolls (u16); then an offset (u32, in
+    values from the values' start) for each block of BLOCK positions; a byte for each
+    position, its first roll count << 4 | (its length - 1); then the values (u16),
+    little-endian."""
+    rows = quantize(p)
+    heads = bytearray()
+    values: list[int] = []
+    offsets = []
+    for i, (lo, vals) in enumerate(rows):
+        if i % BLOCK == 0:
+            offsets.append(len(values))
+        if lo > 15 or not 1 <= len(vals) <= 16:
+            raise ValueError("position %d: rolls %d-%d do not fit a byte" % (i, lo,
+                                                                          lo + len(vals) - 1))
+        heads.append(lo << 4 | (len(vals) - 1))
+        values.extend(vals)
+    head = MAGIC + struct.pack("<IHH", len(rows), BLOCK, ROLLS)
+    return (head + struct.pack("<%dI" % len(offsets), *offsets) + bytes(heads)
+            + struct.pack("<%dH" % len(values), *values))
+
+
+def write(path: str = OUT) -> int:
+    """Generates the table into `path` (its folder made); returns its size in bytes."""
+    data = encode(distributions()[0])
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+    return len(data)
+
+
+def main(argv: list[str]) -> int:
+    path = argv[0] if argv else OUT
+    size = write(path)
+    print("wrote the bear-off table (%d positions, %d bytes) to %s" % (POSITIONS, size, path))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
