@@ -34,6 +34,9 @@ POSITIONS = comb(CHECKERS + POINTS, POINTS)  # 54,264
 ROLLS = 32  # the most rolls a distribution holds (15 on the six point need at most 30)
 SCALE = 65535  # a probability of one
 BLOCK = 64  # positions per stored offset
+RECORD = 4 + BLOCK  # a block's offset and its positions' bytes
+HEAD = 16  # the file's head
+PAD = 32  # the most bytes of values one position has (16), and the zeros after the last
 MAGIC = b"LGB1"
 OUT = os.path.join("build", "bearoff.bin")
 # (die, die, weight out of 36)
@@ -160,25 +163,25 @@ def quantize(p: np.ndarray) -> list[tuple[int, list[int]]]:
 
 
 def encode(p: np.ndarray) -> bytes:
-    """The file: MAGIC, positions (u32), BLOCK (u16), rolls (u16); then an offset (u32, in
-    values from the values' start) for each block of BLOCK positions; a byte for each
-    position, its first roll count << 4 | (its length - 1); then the values (u16),
-    little-endian."""
+    """The file, little-endian: a head of HEAD bytes (MAGIC, the positions and the values
+    stored, u32 each, BLOCK and ROLLS, u16 each); then a record of RECORD bytes for each
+    BLOCK positions: where the block's values start (u32, counted in values from the first)
+    and a byte for each of its positions, its first roll count << 4 | (its length - 1); then
+    the values (u16) and PAD zero bytes, so a reader may always read PAD bytes of values."""
     rows = quantize(p)
-    heads = bytearray()
+    records = bytearray()
     values: list[int] = []
-    offsets = []
-    for i, (lo, vals) in enumerate(rows):
-        if i % BLOCK == 0:
-            offsets.append(len(values))
-        if lo > 15 or not 1 <= len(vals) <= 16:
-            raise ValueError("position %d: rolls %d-%d do not fit a byte" % (i, lo,
-                                                                          lo + len(vals) - 1))
-        heads.append(lo << 4 | (len(vals) - 1))
-        values.extend(vals)
-    head = MAGIC + struct.pack("<IHH", len(rows), BLOCK, ROLLS)
-    return (head + struct.pack("<%dI" % len(offsets), *offsets) + bytes(heads)
-            + struct.pack("<%dH" % len(values), *values))
+    for start in range(0, len(rows), BLOCK):
+        heads = bytearray(BLOCK)
+        for k, (lo, vals) in enumerate(rows[start : start + BLOCK]):
+            if lo > 15 or not 1 <= len(vals) <= PAD // 2:
+                raise ValueError("position %d: rolls %d-%d do not fit a byte" % (
+                    start + k, lo, lo + len(vals) - 1))
+            heads[k] = lo << 4 | (len(vals) - 1)
+        records += struct.pack("<I", len(values)) + heads
+        values.extend(v for _, vals in rows[start : start + BLOCK] for v in vals)
+    head = MAGIC + struct.pack("<IIHH", len(rows), len(values), BLOCK, ROLLS)
+    return head + bytes(records) + struct.pack("<%dH" % len(values), *values) + bytes(PAD)
 
 
 def write(path: str = OUT) -> int:
