@@ -126,6 +126,10 @@ GROUP_HEAP = {"test_opponent": "96K", "test_opponent_worst": "72K", "test_range3
 # test_cube_play_easy: the cube code and its match table beside the engine, as test_cube_money
 # (64 KB failed in some runs, with the old weights as with the new)
 OWN_PROCESS += ("test_cube_play_easy",)
+# test_bearoff: the network, the bear-off reader and the chooser beside the engine, and the
+# 3-checker table read into memory (68 KB failed)
+OWN_PROCESS += ("test_bearoff",)
+GROUP_HEAP["test_bearoff"] = "72K"
 
 
 def _engine_modules():

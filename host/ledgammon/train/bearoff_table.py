@@ -15,11 +15,17 @@ distribution as 16-bit probabilities out of 65535 from its first to its last non
 position for where its range starts and how long it is, and a 32-bit offset every 64
 positions. Its layout is in `firmware/gammon/bearoff.py`'s header.
 
-Usage: python -m ledgammon.train.bearoff_table [OUT]   (default build/bearoff.bin)
+The table is generated, not kept in git: about 0.96 MB of numbers that a few seconds of
+numpy make again exactly, where the repository's own data (weights.bin) is 8 KB; the tests,
+`ledgammon deploy` and the frozen image's build each make it under build/ when it is missing.
+
+Usage: python -m ledgammon.train.bearoff_table [--checkers N] [--module] [OUT]
+(default build/bearoff.bin; with --module build/frozen/bearoff_data.py, TABLE = the bytes)
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import struct
 import sys
@@ -39,6 +45,7 @@ HEAD = 16  # the file's head
 PAD = 32  # the most bytes of values one position has (16), and the zeros after the last
 MAGIC = b"LGB1"
 OUT = os.path.join("build", "bearoff.bin")
+MODULE = os.path.join("build", "frozen", "bearoff_data.py")  # what firmware/manifest.py freezes
 # (die, die, weight out of 36)
 DICE = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
 
@@ -184,21 +191,60 @@ def encode(p: np.ndarray) -> bytes:
     return head + bytes(records) + struct.pack("<%dH" % len(values), *values) + bytes(PAD)
 
 
-def write(path: str = OUT) -> int:
-    """Generates the table into `path` (its folder made); returns its size in bytes."""
-    data = encode(distributions()[0])
+def table(checkers: int = CHECKERS) -> bytes:
+    """The file's bytes for the home boards of up to `checkers` checkers (the first
+    C(checkers + 6, 6) positions: fewer checkers come first)."""
+    if not 1 <= checkers <= CHECKERS:
+        raise ValueError("a table holds 1 to %d checkers, not %d" % (CHECKERS, checkers))
+    return encode(distributions()[0][: comb(checkers + POINTS, POINTS)])
+
+
+def module_text(data: bytes) -> str:
+    """A Python module holding `data` as TABLE: frozen into a MicroPython image, a `bytes`
+    constant stays in flash, and gammon/endgame.load reads it in place."""
+    return ("# The one-sided bear-off table for freezing into the image (firmware/manifest.py);\n"
+            "# written by host/ledgammon/train/bearoff_table.py, not edited.\n"
+            "TABLE = %r\n" % data)
+
+
+def write(path: str = OUT, checkers: int = CHECKERS, module: bool = False) -> int:
+    """Generates the table into `path` (its folder made; as a module for freezing with
+    `module`); returns the table's size in bytes. Atomic: concurrent writers of one path
+    each leave a whole file."""
+    data = table(checkers)
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w" if module else "wb") as f:
+        f.write(module_text(data) if module else data)
     os.replace(tmp, path)
     return len(data)
 
 
+def ensure(path: str = OUT, checkers: int = CHECKERS) -> str:
+    """`path`, generated first when it does not exist (a few seconds); returns it."""
+    if not os.path.exists(path):
+        write(path, checkers)
+    return path
+
+
 def main(argv: list[str]) -> int:
-    path = argv[0] if argv else OUT
-    size = write(path)
-    print("wrote the bear-off table (%d positions, %d bytes) to %s" % (POSITIONS, size, path))
+    ap = argparse.ArgumentParser(
+        prog="python -m ledgammon.train.bearoff_table",
+        description="Writes the one-sided bear-off table the board plays bear-offs by.")
+    ap.add_argument("out", nargs="?", default=None,
+                    help="where (default %s, or %s with --module)" % (OUT, MODULE))
+    ap.add_argument("--checkers", type=int, default=CHECKERS,
+                    help="home boards of up to this many checkers (1-15, default 15)")
+    ap.add_argument("--module", action="store_true",
+                    help="a Python module (TABLE = bytes) for firmware/manifest.py to freeze")
+    args = ap.parse_args(argv)
+    if not 1 <= args.checkers <= CHECKERS:
+        print("error: --checkers must be 1-%d" % CHECKERS, file=sys.stderr)
+        return 2
+    path = args.out or (MODULE if args.module else OUT)
+    size = write(path, args.checkers, args.module)
+    print("wrote the bear-off table (%d positions, %d bytes) to %s" % (
+        comb(args.checkers + POINTS, POINTS), size, path))
     return 0
 
 

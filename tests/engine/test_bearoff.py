@@ -1,0 +1,227 @@
+# The one-sided bear-off table as the board reads it (gammon/bearoff.py) and plays by it
+# (gammon/endgame.py): gnubg's position numbers, exact small cases worked by hand, the file
+# and an in-memory copy read alike with nothing allocated, the winning chance against a float
+# reference, and the chooser's bear-off play, the table's best at 0-ply. The tables are made
+# under build/ by tests/conftest.py (host/ledgammon/train/bearoff_table.py).
+import sys
+
+from gammon import Position, legal_plays
+from gammon.bearoff import ONE, ROLLS, Table, index
+from gammon.endgame import Endgame, exact
+from gammon.opponent import Opponent, chance
+from kernels.net import Net
+
+MICROPY = sys.implementation.name == "micropython"
+TABLE = "build/bearoff.bin"  # the runners start in the repository's root
+SMALL = "build/bearoff-3.bin"  # the same for up to 3 checkers (84 positions)
+WEIGHTS = "firmware/weights.bin"
+
+
+def _home(*points):
+    """25 counts with a checker on each of `points` (1-6)."""
+    c = [0] * 25
+    for p in points:
+        c[p - 1] += 1
+    return c
+
+
+def _rolls(table, counts):
+    out = [0] * ROLLS
+    from array import array
+
+    a = array("I", bytes(4 * ROLLS))
+    span = table.rolls(index(counts), a)
+    for n in range(ROLLS):
+        out[n] = a[n]
+    return out, span
+
+
+_NET = Net(WEIGHTS)  # one for the module's tests, read while the heap is whole
+with open(SMALL, "rb") as _f:
+    _SMALL_DATA = _f.read()  # (740 bytes: in a fragmented heap later, MemoryError)
+
+
+def _network():
+    return _NET
+
+
+def _open():
+    try:
+        return open(TABLE, "rb")
+    except OSError:
+        raise AssertionError("no %s: python -m ledgammon.train.bearoff_table" % TABLE)
+
+
+def test_positions_are_numbered_as_gnubg_numbers_them():
+    # gnubg.positionfrombearoff(i, 15, 6) for these i (checked with its bindings)
+    assert index([0] * 6) == 0
+    for p in range(1, 7):
+        assert index(_home(p)) == p
+    assert index(_home(1, 1)) == 7 and index(_home(1, 2)) == 8 and index(_home(1, 6)) == 12
+    assert index(_home(2, 2)) == 13 and index(_home(6, 6)) == 27 and index(_home(1, 1, 1)) == 28
+    assert index([0, 0, 0, 0, 0, 15]) == 54263
+    board = bytes(25) + bytes([0, 0, 0, 0, 0, 15] + [0] * 19)
+    assert index(board, 25) == 54263  # a side of a 50-byte board
+
+
+def test_small_cases_worked_by_hand():
+    with _open() as f:
+        table = Table(f)
+        assert table.positions == 54264
+        assert _rolls(table, [0] * 6) == ([ONE] + [0] * 31, 0 | 1 << 8)
+        for p in (1, 2, 3):  # any roll takes one checker off from the 3 point (1-1: 4 pips)
+            assert _rolls(table, _home(p))[0][:3] == [0, ONE, 0], p
+        # the 4 point: 1-2 and 2-1 miss; the 5: 1-1, 1-2, 1-3 (and reversed) miss; the 6:
+        # 1-1, 1-2, 1-3, 1-4, 2-3 miss (9 of 36), each leaving one roll to go
+        assert _rolls(table, _home(4))[0][:4] == [0, 61894, 3641, 0]  # 34/36, 2/36
+        assert _rolls(table, _home(5))[0][:4] == [0, 56433, 9102, 0]  # 31/36 (rounded
+        six, span = _rolls(table, _home(6))  # down one so that they sum to 65535), 5/36
+        assert six[:4] == [0, 49151, 16384, 0] and span == 1 | 3 << 8  # 27/36, 9/36
+        assert _rolls(table, _home(1, 1))[0][:3] == [0, ONE, 0]
+        # fifteen on the six point: at least 4 rolls (6-6 four times, 36**-4, which rounds
+        # to 0 of 65535), at most 30 (90 pips, 3 a roll at least); all sum to one
+        rolls, span = _rolls(table, [0, 0, 0, 0, 0, 15])
+        lo, end = span & 255, span >> 8
+        assert 4 < lo < end <= 31 and rolls[lo] > 0 and rolls[end - 1] > 0
+        assert not any(rolls[:lo]) and not any(rolls[end:]) and sum(rolls) == ONE
+
+
+def test_the_file_and_a_copy_in_memory_read_alike():
+    data = _SMALL_DATA
+    from array import array
+
+    a = array("I", bytes(4 * ROLLS))
+    b = array("I", bytes(4 * ROLLS))
+    with _open() as f:
+        whole = Table(f)
+        small = Table(data)
+        assert small.positions == 84  # the boards of up to 3 checkers come first
+        for i in range(84):
+            assert whole.rolls(i, a) == small.rolls(i, b), i
+            assert a == b and sum(a) == ONE, i
+    for bad in (data[:-1], b"XXXX" + data[4:], data[:20]):
+        try:
+            Table(bad)
+        except ValueError:
+            continue
+        raise AssertionError("a broken table was read")
+    try:
+        small.rolls(84, a)
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("a position past the table was read")
+
+
+def test_a_look_up_and_an_equity_allocate_nothing():
+    from array import array
+
+    net = _network()
+    out = array("I", bytes(4 * ROLLS))
+    with _open() as f:
+        endgame = Endgame(net, Table(f))
+        board = bytes(_home(1, 2, 6, 6) + _home(3, 3, 5))
+        if MICROPY:
+            import micropython
+
+            micropython.heap_lock()
+        try:
+            endgame.table.rolls(54263, out)
+            eq = endgame.equity(board, 0)
+            eq2 = endgame.equity(board, 25)
+        finally:
+            if MICROPY:
+                micropython.heap_unlock()
+        assert -4096 < eq < 4096 and -4096 < eq2 < 4096
+
+
+def _lcg(seed):
+    state = [seed]
+
+    def below(n):
+        state[0] = (state[0] * 1103515245 + 12345) & 0x3FFFFFFF
+        return (state[0] >> 8) % n
+
+    return below
+
+
+def _side(below, most=14):
+    counts = [0] * 25
+    for _ in range(1 + below(most)):
+        counts[min(below(6), below(6))] += 1
+    return counts
+
+
+def test_the_winning_chance_against_a_float_reference():
+    """2 P(win) - 1, P(win) = sum over n of P_me(n) P_opp(>= n), against floats from the
+    same distributions; and the side on roll always does at least as well as the same
+    side not on roll."""
+    below = _lcg(5)
+    with _open() as f:
+        endgame = Endgame(_network(), Table(f))
+        table = endgame.table
+        for _ in range(60):
+            me, opp = _side(below), _side(below)
+            board = bytes(me + opp)
+            pm = _rolls(table, me)[0]
+            po = _rolls(table, opp)[0]
+            win = 0.0
+            for n in range(ROLLS):
+                win += pm[n] / ONE * sum(po[n:]) / ONE
+            eq = endgame.equity(board, 0)
+            assert abs(eq - (2 * win - 1) * 4096) <= 2, (me, opp, eq, win)
+            assert endgame.equity(bytes(opp + me), 25) == eq  # the same side, stored second
+            assert eq >= -endgame.equity(board, 25) - 2  # being on roll never hurts
+        # the bounds: a sure win, a sure loss
+        assert endgame.equity(bytes(_home(1) + _home(6, 6, 6)), 0) == 4096
+        assert endgame.equity(bytes(_home(6, 6, 6, 6, 6) + _home(1)), 0) == -4096
+
+
+def test_the_table_decides_only_bear_offs_with_no_gammon_left():
+    fourteen = [0, 0, 0, 0, 0, 14] + [0] * 19
+    assert exact(bytes(_home(1, 2) + _home(3)), 54264)
+    assert exact(bytes(fourteen + fourteen), 54264)
+    assert not exact(bytes(_home(1, 2, 7) + _home(3)), 54264)  # a checker outside home
+    bar = _home(1)
+    bar[24] = 1
+    assert not exact(bytes(bar + _home(3)), 54264)
+    fifteen = [0, 0, 0, 0, 0, 15] + [0] * 19  # none off: a gammon can be lost
+    assert not exact(bytes(fifteen + _home(3)), 54264)
+    assert not exact(bytes(_home(3) + fifteen), 54264)
+    assert exact(bytes(_home(1, 2) + _home(3)), 84)
+    assert not exact(bytes(_home(1, 2, 2, 2) + _home(3)), 84)  # beyond a 3-checker table
+
+
+def test_the_chooser_plays_the_table_s_best_bear_off_at_both_levels():
+    net = _network()
+    below = _lcg(11)
+    with _open() as f:
+        endgame = Endgame(net, Table(f))
+        opp = Opponent(net, endgame)
+        plain = Opponent(net)
+        seen = 0
+        while seen < 12:
+            pos = Position(_side(below), _side(below))
+            dice = (1 + below(6), 1 + below(6))
+            plays = legal_plays(pos, dice)
+            if len(plays) < 2:
+                continue
+            seen += 1
+            values = {}
+            for p in plays:
+                after = p.result
+                values[after.key()] = 4096 if after.outcome() else -endgame.equity(
+                    after.key(), 25)
+            best = max(values.values())
+            play = opp.choose(pos, dice, "strong")
+            assert values[play.result.key()] == best, (pos.position_id(), dice)
+            assert opp.evaluations == len(plays)  # 0-ply: no look-ahead on a table's values
+            again = opp.choose(pos, dice, "strong")
+            assert again.result.key() == play.result.key()  # deterministic
+            easy = opp.choose(pos, dice, "easy", chance(seen))
+            assert values[easy.result.key()] >= best - 410  # its noise: a tenth of a point
+        # where gammons are left the network decides, as before
+        pos = Position([0, 0, 0, 0, 0, 15] + [0] * 19, _home(3))
+        a = opp.choose(pos, (6, 5), "strong")
+        b = plain.choose(pos, (6, 5), "strong")
+        assert a.result.key() == b.result.key() and opp.evaluations == plain.evaluations
