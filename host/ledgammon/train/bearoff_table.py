@@ -26,6 +26,7 @@ Usage: python -m ledgammon.train.bearoff_table [--checkers N] [--module] [OUT]
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import struct
 import sys
@@ -93,17 +94,21 @@ def steps(board: tuple[int, ...], die: int) -> list[tuple[int, ...]]:
     return out
 
 
+@functools.cache
 def distributions() -> tuple[np.ndarray, np.ndarray]:
     """(P, mean): P[i, n] the chance that position i needs exactly n rolls, mean[i] its
-    expected rolls, each roll played to minimise the expected rolls left."""
+    expected rolls, each roll played to minimise the expected rolls left (made once a
+    process; callers do not change them)."""
     bs = boards()
+    number = {b: i for i, b in enumerate(bs)}
     n = POSITIONS
     none = n  # a sentinel row: no such move
     succ = np.full((n, 7, POINTS), none, dtype=np.int64)
     for i, b in enumerate(bs):
+        row = succ[i]
         for d in range(1, 7):
-            for j, s in enumerate(steps(b, d)):
-                succ[i, d, j] = index(s)
+            to = [number[s] for s in steps(b, d)]
+            row[d, : len(to)] = to
     pips = np.array([sum((p + 1) * c for p, c in enumerate(b)) for b in bs])
     inf = np.inf
     mean = np.full(n + 1, inf)
