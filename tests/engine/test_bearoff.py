@@ -7,7 +7,7 @@ import sys
 
 from gammon import Position, legal_plays
 from gammon.bearoff import ONE, ROLLS, Table, index
-from gammon.endgame import Endgame, exact
+from gammon.endgame import Endgame, exact, load
 from gammon.opponent import Opponent, chance
 from kernels.net import Net
 
@@ -49,7 +49,7 @@ def _open():
     try:
         return open(TABLE, "rb")
     except OSError:
-        raise AssertionError("no %s: python -m ledgammon.train.bearoff_table" % TABLE)
+        raise AssertionError("no %s: python -m ledgammon.train.bearoff_table" % TABLE) from None
 
 
 def test_positions_are_numbered_as_gnubg_numbers_them():
@@ -225,3 +225,10 @@ def test_the_chooser_plays_the_table_s_best_bear_off_at_both_levels():
         a = opp.choose(pos, (6, 5), "strong")
         b = plain.choose(pos, (6, 5), "strong")
         assert a.result.key() == b.result.key() and opp.evaluations == plain.evaluations
+
+
+def test_the_board_loads_the_table_frozen_or_from_its_file():
+    e = load(_NET, "no_such_module", TABLE)  # no image holds it frozen here: the file
+    assert e.positions == 54264 and e.net is _NET
+    e.table._file.close()
+    assert load(_NET, "no_such_module", "build/no_such_table.bin") is None  # the network
