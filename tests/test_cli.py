@@ -15,11 +15,11 @@ import threading
 import time
 
 import pytest
+from conftest import BEAROFF
 from ledgammon import commands, deploy
 from ledgammon.cli import main
 from ledgammon.errors import DeployError
 from ledgammon.sim import Simulator
-from conftest import BEAROFF
 from mpytools import MICROPYTHON, MPY_CROSS, require
 from simkit import connect, start_sim
 
