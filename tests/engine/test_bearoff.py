@@ -10,6 +10,7 @@ from gammon.bearoff import ONE, ROLLS, Table, index
 from gammon.endgame import Endgame, exact, load
 from gammon.opponent import Opponent, chance
 from kernels.net import Net
+from xorshift import XorShift32
 
 MICROPY = sys.implementation.name == "micropython"
 TABLE = "build/bearoff.bin"  # the runners start in the repository's root
@@ -135,16 +136,6 @@ def test_a_look_up_and_an_equity_allocate_nothing():
         assert -4096 < eq < 4096 and -4096 < eq2 < 4096
 
 
-def _lcg(seed):
-    state = [seed]
-
-    def below(n):
-        state[0] = (state[0] * 1103515245 + 12345) & 0x3FFFFFFF
-        return (state[0] >> 8) % n
-
-    return below
-
-
 def _side(below, most=14):
     counts = [0] * 25
     for _ in range(1 + below(most)):
@@ -156,7 +147,7 @@ def test_the_winning_chance_against_a_float_reference():
     """2 P(win) - 1, P(win) = sum over n of P_me(n) P_opp(>= n), against floats from the
     same distributions; and the side on roll always does at least as well as the same
     side not on roll."""
-    below = _lcg(5)
+    below = XorShift32(5).below
     with _open() as f:
         endgame = Endgame(_network(), Table(f))
         table = endgame.table
@@ -194,7 +185,7 @@ def test_the_table_decides_only_bear_offs_with_no_gammon_left():
 
 def test_the_chooser_plays_the_table_s_best_bear_off_at_both_levels():
     net = _network()
-    below = _lcg(11)
+    below = XorShift32(11).below
     with _open() as f:
         endgame = Endgame(net, Table(f))
         opp = Opponent(net, endgame)

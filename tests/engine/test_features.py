@@ -7,6 +7,7 @@ from gammon import Position, legal_plays
 from gammon.classify import BEAROFF, CONTACT, CRASHED, RACE, classify
 from gammon.features import COUNT, ONE, escapes, inputs
 from positions import pos
+from xorshift import XorShift32
 
 START = Position.start()
 
@@ -22,18 +23,8 @@ def _check(board):
     return got
 
 
-def _lcg(seed):
-    state = [seed]
-
-    def below(n):
-        state[0] = (state[0] * 1103515245 + 12345) & 0x3FFFFFFF
-        return (state[0] >> 8) % n
-
-    return below
-
-
 def test_random_play_positions_match_the_float_reference():
-    below = _lcg(3)
+    below = XorShift32(3).below
     seen = 0
     for _ in range(6):
         p = START
