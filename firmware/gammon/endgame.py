@@ -5,7 +5,7 @@
 # Its equity is then 2 P(win) - 1 at any score. Elsewhere the network decides.
 from array import array
 
-from kernels.compat import const
+from kernels.compat import MICROPY, const
 
 from .bearoff import ONE, ROLLS, Table, index
 
@@ -83,13 +83,29 @@ class Endgame:
         return (2 * _PROB_ONE * win + ONE // 2) // ONE - _PROB_ONE
 
 
+def _frozen(name):
+    """Module `name`'s TABLE when the image holds it frozen, else None. On MicroPython only
+    the frozen modules are searched (sys.path ".frozen"): a 0.96 MB table found as a file
+    would be loaded into the heap."""
+    import sys
+
+    saved = sys.path[:]
+    if MICROPY:
+        sys.path[:] = [".frozen"]
+    try:
+        return __import__(name).TABLE
+    except ImportError:
+        return None
+    finally:
+        sys.path[:] = saved
+
+
 def load(net, frozen="bearoff_data", path="bearoff.bin"):
     """An Endgame for `net` from the table frozen into the image (module `frozen`'s TABLE,
     read in flash), else from the file at `path` (kept open, read by seek); None when there
     is neither (the network then plays the bear-off too). A broken table raises ValueError."""
-    try:
-        source = __import__(frozen).TABLE
-    except ImportError:
+    source = _frozen(frozen)
+    if source is None:
         try:
             source = open(path, "rb")
         except OSError:
