@@ -126,15 +126,15 @@ def distributions() -> tuple[np.ndarray, np.ndarray]:
         m = len(idx)
         total_mean = np.zeros(m)
         total = np.zeros((m, ROLLS))
-        for a, b, w in DICE:
-            if a == b:
-                cand = succ[idx, a, :]
-                vals = bestv[3][cand, a]
-                finals = besti[3][cand, a]
-            else:
-                ca, cb = succ[idx, a, :], succ[idx, b, :]
-                vals = np.concatenate([bestv[1][ca, b], bestv[1][cb, a]], axis=1)
-                finals = np.concatenate([besti[1][ca, b], besti[1][cb, a]], axis=1)
+        for d1, d2, w in DICE:
+            if d1 == d2:  # four steps: the best of three more after each first one
+                cand = succ[idx, d1, :]
+                vals = bestv[3][cand, d1]
+                finals = besti[3][cand, d1]
+            else:  # either die first, then the best step of the other
+                c1, c2 = succ[idx, d1, :], succ[idx, d2, :]
+                vals = np.concatenate([bestv[1][c1, d2], bestv[1][c2, d1]], axis=1)
+                finals = np.concatenate([besti[1][c1, d2], besti[1][c2, d1]], axis=1)
             pick = np.argmin(vals, axis=1)
             final = finals[np.arange(m), pick]
             total_mean += w * mean[final]
