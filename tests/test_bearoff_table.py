@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
+import numpy as np
 import pytest
 from gammon.bearoff import ONE, ROLLS, Table, index
 from ledgammon.train import bearoff_table as bt
@@ -120,7 +121,7 @@ def test_the_winning_chance_is_gnubg_s(dist):
 def test_the_file_is_the_distributions_in_16_bits(dist):
     p, _ = dist
     data = open(TABLE, "rb").read()
-    assert data[:4] == b"LGB1" and len(data) < 1_000_000
+    assert data[:4] == b"LGB2" and len(data) < 1_100_000
     t = Table(data)
     f = Table(open(TABLE, "rb"))
     out, out2 = array("I", bytes(4 * ROLLS)), array("I", bytes(4 * ROLLS))
@@ -159,8 +160,32 @@ def test_a_frozen_table_is_read_in_place(tmp_path, monkeypatch):
     from gammon.endgame import load
     from kernels.net import Net
 
-    assert bt.write(str(tmp_path / "small_frozen_table.py"), 3, module=True) == 740
+    assert bt.write(str(tmp_path / "small_frozen_table.py"), 3, module=True) == 744
     monkeypatch.syspath_prepend(str(tmp_path))
     e = load(Net(os.path.join(ROOT, "firmware", "weights.bin")), "small_frozen_table",
              "no_such.bin")
-    assert e.positions == 84 and e.table._file is None
+    assert e.positions == 84 and e.table._file is None and e.first_off is None
+
+
+def test_the_gammon_chances_are_gnubg_s(dist):
+    """Where a side has all 15 checkers left: gnubg 0-ply's cubeless gammon chances (from its
+    one-sided database's second distribution) against the first-off table's."""
+    gnubg = pytest.importorskip("gnubg")
+    p, _ = dist
+    g, _ = bt.distributions(True)
+    bs = bt.boards()
+    ec, ci = gnubg.evalcontext(0, 0, 1, 0, 0.0), gnubg.cubeinfo()
+    rng = random.Random(9)
+    errs = []
+    at_least = np.cumsum(g[:, ::-1], axis=1)[:, ::-1]  # G(>= n)
+    for _ in range(300):
+        fifteen = rng.randrange(bt.FIFTEEN, bt.POSITIONS)
+        other = rng.randrange(1, comb(rng.choice((4, 8, 14)) + 6, 6))
+        me, opp = (fifteen, other) if rng.random() < 0.5 else (other, fifteen)
+        board = [list(bs[opp]) + [0] * 19, list(bs[me]) + [0] * 19]
+        gw = gnubg.evaluate(board, ci, ec)
+        wg = float(np.dot(p[me], at_least[opp])) if opp >= bt.FIFTEEN else 0.0
+        lg = float(np.dot(p[opp][:-1], at_least[me][1:])) if me >= bt.FIFTEEN else 0.0
+        errs += [abs(gw[0] - bt.win(p, me, opp)), abs(gw[1] - wg), abs(gw[3] - lg)]
+        assert gw[2] == gw[4] == 0.0
+    assert max(errs) < 2e-3 and sum(errs) / len(errs) < 1e-4, (max(errs), sum(errs) / len(errs))

@@ -44,16 +44,13 @@ TABLE = "bearoff.bin"
 
 def table_file(build: str) -> str:
     """The bear-off table in `build` (the folder above a board's files), made there first
-    when missing (a few seconds; numpy)."""
-    path = os.path.join(build, TABLE)
-    if not os.path.isfile(path):
-        try:
-            from .train.bearoff_table import write
-        except ImportError as exc:  # numpy
-            raise DeployError("the bear-off table is made with numpy, which is not installed "
-                              "(pip install ledgammon[deploy]): %s" % exc) from None
-        write(path)
-    return path
+    when missing or of an older format (a few seconds; numpy)."""
+    try:
+        from .train.bearoff_table import ensure
+    except ImportError as exc:  # numpy
+        raise DeployError("the bear-off table is made with numpy, which is not installed "
+                          "(pip install ledgammon[deploy]): %s" % exc) from None
+    return ensure(os.path.join(build, TABLE))
 # No line-number tables in the .mpy: a board loads its code into RAM, where they took about
 # 3% of the heap (5 KB of the firmware's 173 KB on the unix port). Tracebacks still name
 # the file and the function (every line reads as 1); the board's error events carry only

@@ -221,5 +221,101 @@ def test_the_chooser_plays_the_table_s_best_bear_off_at_both_levels():
 def test_the_board_loads_the_table_frozen_or_from_its_file():
     e = load(_NET, "no_such_module", TABLE)  # no image holds it frozen here: the file
     assert e.positions == 54264 and e.net is _NET
+    first = e.first_off  # the rolls to the first checker off, for the positions of 15
+    assert first.first == 38760 and first.positions == 54264 - 38760
+    rolls = [0] * ROLLS
+    from array import array
+
+    a = array("I", bytes(4 * ROLLS))
+    first.rolls(index([15, 0, 0, 0, 0, 0]), a)
+    assert list(a[:3]) == [0, ONE, 0]
+    # fifteen on the six point: off in one roll only with a 6 or an exact 6 in one checker's
+    # steps (5-1, 4-2, 3-3, 2-2): 17 of 36; 5-2 cannot bear the checker on the 1 point off
+    span = first.rolls(index([0, 0, 0, 0, 0, 15]), a)
+    for n in range(ROLLS):
+        rolls[n] = a[n]
+    assert abs(rolls[1] - 17 * ONE / 36) <= 1 and sum(rolls) == ONE and span & 255 == 1
+    try:
+        first.rolls(38759, a)  # 14 checkers: not in the first-off table
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("a position of 14 in the first-off table")
     e.table._file.close()
     assert load(_NET, "no_such_module", "build/no_such_table.bin") is None  # the network
+
+
+def test_the_gammon_chances_against_a_float_reference():
+    """A side with all 15 left: 2 P(win) - 1 + P(win a gammon) - P(lose one), money play,
+    against floats: P(win gammon) = sum P_me(n) G_opp(>= n), P(lose one) = sum P_opp(m)
+    G_me(> m), G the rolls to the first checker off."""
+    from array import array
+
+    below = XorShift32(23).below
+    e = load(_NET, "no_such_module", TABLE)
+    a = array("I", bytes(4 * ROLLS))
+
+    def dist(table, i):
+        table.rolls(i, a)
+        return [a[n] / ONE for n in range(ROLLS)]
+
+    def tail(d):  # the chance of n or more
+        out = d[:]
+        for n in range(ROLLS - 2, -1, -1):
+            out[n] += out[n + 1]
+        return out + [0.0]
+
+    import gc
+
+    for _ in range(40):
+        gc.collect()  # floats are heap objects on MicroPython
+        me = _side(below)
+        opp = [0] * 25
+        for _ in range(15):
+            opp[below(6)] += 1
+        if below(2):
+            me, opp = opp, me
+        board = bytes(me + opp)
+        i, j = index(me), index(opp)
+        pm, po = dist(e.table, i), dist(e.table, j)
+        po_tail = tail(po)
+        win = sum(pm[n] * po_tail[n] for n in range(ROLLS))
+        wg = lg = 0.0
+        if j >= 38760:
+            go = tail(dist(e.first_off, j))
+            wg = sum(pm[n] * go[n] for n in range(ROLLS))
+        if i >= 38760:
+            gm = tail(dist(e.first_off, i))
+            lg = sum(po[m] * gm[m + 1] for m in range(ROLLS))
+        assert e.exact(board) and not exact(board, 54264)  # a gammon is left
+        eq = e.equity(board, 0)
+        assert abs(eq - (2 * win - 1 + wg - lg) * 4096) <= 3, (me, opp, eq, win, wg, lg)
+    e.table._file.close()
+
+
+def test_the_chooser_plays_for_the_gammon_by_the_table():
+    e = load(_NET, "no_such_module", TABLE)
+    opp = Opponent(_NET, e)
+    below = XorShift32(31).below
+    seen = 0
+    while seen < 8:
+        them = [0] * 25
+        for _ in range(15):
+            them[min(below(6), below(6))] += 1
+        pos = Position(_side(below, 6), them)  # the mover far ahead: gammons are in play
+        dice = (1 + below(6), 1 + below(6))
+        plays = legal_plays(pos, dice)
+        if len(plays) < 2:
+            continue
+        seen += 1
+        values = {}
+        for p in plays:
+            after = p.result
+            if after.outcome():
+                values[after.key()] = 4096 * after.outcome()
+            else:
+                values[after.key()] = -e.equity(after.key(), 25)
+        play = opp.choose(pos, dice, "strong")
+        assert values[play.result.key()] == max(values.values()), (pos.position_id(), dice)
+        assert opp.evaluations == len(plays)
+    e.table._file.close()

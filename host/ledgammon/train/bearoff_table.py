@@ -9,6 +9,9 @@ Positions are numbered by the combinatorial number system, as gnubg's PositionBe
 numbers them (tests check every index against its bindings): 15 checkers and 6 separators
 in a row of 21, the index being the rank of the separators' places (`index`).
 
+A second table follows for the positions of all 15 checkers: the distribution of the rolls
+until the first checker is off (played for that), which gives the gammon chances.
+
 The file (`write`, read on the board by firmware/gammon/bearoff.py) keeps each position's
 distribution as 16-bit probabilities out of 65535 from its first to its last non-zero entry
 (the tails rounded to zero are dropped, the rest corrected so each sums to 65535), a byte a
@@ -38,13 +41,14 @@ import numpy as np
 POINTS = 6
 CHECKERS = 15
 POSITIONS = comb(CHECKERS + POINTS, POINTS)  # 54,264
+FIFTEEN = comb(CHECKERS - 1 + POINTS, POINTS)  # 38,760: the first position of all 15
 ROLLS = 32  # the most rolls a distribution holds (15 on the six point need at most 30)
 SCALE = 65535  # a probability of one
 BLOCK = 64  # positions per stored offset
 RECORD = 4 + BLOCK  # a block's offset and its positions' bytes
-HEAD = 16  # the file's head
+HEAD = 20  # a table's head
 PAD = 32  # the most bytes of values one position has (16), and the zeros after the last
-MAGIC = b"LGB1"
+MAGIC = b"LGB2"  # the format's version: a file of another is made again (ensure)
 OUT = os.path.join("build", "bearoff.bin")
 MODULE = os.path.join("build", "frozen", "bearoff_data.py")  # what firmware/manifest.py freezes
 # (die, die, weight out of 36)
@@ -95,10 +99,11 @@ def steps(board: tuple[int, ...], die: int) -> list[tuple[int, ...]]:
 
 
 @functools.cache
-def distributions() -> tuple[np.ndarray, np.ndarray]:
+def distributions(first_off: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(P, mean): P[i, n] the chance that position i needs exactly n rolls, mean[i] its
     expected rolls, each roll played to minimise the expected rolls left (made once a
-    process; callers do not change them)."""
+    process; callers do not change them). `first_off`: the rolls until its first checker is
+    off instead (a gammon saved), for the positions of all 15 (FIFTEEN on; below it 0)."""
     bs = boards()
     number = {b: i for i, b in enumerate(bs)}
     n = POSITIONS
@@ -116,13 +121,17 @@ def distributions() -> tuple[np.ndarray, np.ndarray]:
     # best[k][i, d]: the least mean reachable from i with k more steps of die d, and where
     bestv = [np.full((n + 1, 7), inf) for _ in range(4)]
     besti = [np.full((n + 1, 7), none, dtype=np.int64) for _ in range(4)]
-    mean[0] = 0.0
-    dist[0, 0] = 1.0
+    done = FIFTEEN if first_off else 1  # the positions already there (none to go)
+    mean[:done] = 0.0
+    dist[:done, 0] = 1.0
     for k in range(4):
-        bestv[k][0, :] = 0.0
-        besti[k][0, :] = 0
+        bestv[k][:done, :] = 0.0
+        besti[k][:done, :] = np.arange(done)[:, None]
     for layer in range(1, pips.max() + 1):
         idx = np.nonzero(pips == layer)[0]
+        idx = idx[idx >= done]
+        if not len(idx):
+            continue
         m = len(idx)
         total_mean = np.zeros(m)
         total = np.zeros((m, ROLLS))
@@ -174,9 +183,10 @@ def quantize(p: np.ndarray) -> list[tuple[int, list[int]]]:
     return out
 
 
-def encode(p: np.ndarray) -> bytes:
-    """The file, little-endian: a head of HEAD bytes (MAGIC, the positions and the values
-    stored, u32 each, BLOCK and ROLLS, u16 each); then a record of RECORD bytes for each
+def encode(p: np.ndarray, first: int = 0) -> bytes:
+    """One table of the positions numbered from `first`, little-endian: a head of HEAD bytes
+    (MAGIC, the positions, the values stored and `first`, u32 each, BLOCK and ROLLS, u16
+    each); then a record of RECORD bytes for each
     BLOCK positions: where the block's values start (u32, counted in values from the first)
     and a byte for each of its positions, its first roll count << 4 | (its length - 1); then
     the values (u16) and PAD zero bytes, so a reader may always read PAD bytes of values."""
@@ -192,16 +202,21 @@ def encode(p: np.ndarray) -> bytes:
             heads[k] = lo << 4 | (len(vals) - 1)
         records += struct.pack("<I", len(values)) + heads
         values.extend(v for _, vals in rows[start : start + BLOCK] for v in vals)
-    head = MAGIC + struct.pack("<IIHH", len(rows), len(values), BLOCK, ROLLS)
+    head = MAGIC + struct.pack("<IIIHH", len(rows), len(values), first, BLOCK, ROLLS)
     return head + bytes(records) + struct.pack("<%dH" % len(values), *values) + bytes(PAD)
 
 
 def table(checkers: int = CHECKERS) -> bytes:
     """The file's bytes for the home boards of up to `checkers` checkers (the first
-    C(checkers + 6, 6) positions: fewer checkers come first)."""
+    C(checkers + 6, 6) positions: fewer checkers come first); with all 15, the table of the
+    rolls to the first checker off follows, for the positions of 15 (numbered from FIFTEEN):
+    the gammon chances."""
     if not 1 <= checkers <= CHECKERS:
         raise ValueError("a table holds 1 to %d checkers, not %d" % (CHECKERS, checkers))
-    return encode(distributions()[0][: comb(checkers + POINTS, POINTS)])
+    data = encode(distributions()[0][: comb(checkers + POINTS, POINTS)])
+    if checkers == CHECKERS:
+        data += encode(distributions(True)[0][FIFTEEN:], FIFTEEN)
+    return data
 
 
 def module_text(data: bytes) -> str:
@@ -226,8 +241,14 @@ def write(path: str = OUT, checkers: int = CHECKERS, module: bool = False) -> in
 
 
 def ensure(path: str = OUT, checkers: int = CHECKERS) -> str:
-    """`path`, generated first when it does not exist (a few seconds); returns it."""
-    if not os.path.exists(path):
+    """`path`, generated first when it does not exist or holds a table of another format
+    (a few seconds); returns it."""
+    try:
+        with open(path, "rb") as f:
+            current = f.read(len(MAGIC)) == MAGIC
+    except OSError:
+        current = False
+    if not current:
         write(path, checkers)
     return path
 
