@@ -112,19 +112,19 @@ def main(args):
     net = Net(weights)
     gc.collect()
     before = gc.mem_alloc()
-    from gammon.bearoff import ROLLS, Table
-    from gammon.endgame import Endgame
+    from gammon.bearoff import ROLLS
+    from gammon.endgame import load
 
     gc.collect()
     code = gc.mem_alloc() - before
-    f = open(path, "rb")
-    endgame = Endgame(net, Table(f))
+    endgame = load(net, path=path)  # with the first-off table: gammons too
+    f = endgame.table._file
     gc.collect()
     data = gc.mem_alloc() - before - code
     figs["bearoff_heap_code_bytes"] = code
     figs["bearoff_heap_reader_bytes"] = data
-    print("heap: the reader's and the endgame's code %d bytes, a Table on a file with its"
-          " Endgame %d bytes (the table itself stays in the file)" % (code, data))
+    print("heap: the reader's and the endgame's code %d bytes, the two tables on a file with"
+          " their Endgame %d bytes (the tables themselves stay in the file)" % (code, data))
     table = endgame.table
     out = array("I", bytes(4 * ROLLS))
     rng = Lcg(7)

@@ -1,6 +1,7 @@
 """The board's bear-off play judged by GNU Backgammon 0-ply (which plays it from its own
 bear-off databases): random bear-off positions where both sides have borne a checker off,
-a random roll each, the board's choice at each level with the network alone and with the
+a random roll each (and as many where one side has all 15 checkers left, the other 1-8: gammons
+in play), the board's choice at each level with the network alone and with the
 bear-off table (gammon/endgame.py); what each choice loses against gnubg's best play, by
 gnubg's own equities, and the time the choices took (CPython: relative figures only).
 
@@ -32,21 +33,26 @@ from kernels.net import Net  # noqa: E402
 EVAL0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
 
 
-def side(rng: random.Random) -> list[int]:
-    """A home board of 1-14 checkers (one off at least), each on a random point 1-6, more
-    often low ones (as a bear-off goes)."""
+def side(rng: random.Random, most: int = 14, least: int = 1) -> list[int]:
+    """A home board of least-most checkers, each on a random point 1-6, more often low ones
+    (as a bear-off goes)."""
     counts = [0] * 25
-    for _ in range(rng.randint(1, 14)):
+    for _ in range(rng.randint(least, most)):
         counts[min(rng.randint(0, 5), rng.randint(0, 5))] += 1
     return counts
 
 
-def cases(n: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
-    """`n` positions with a roll that has more than one distinct play."""
+def cases(n: int, seed: int, gammons: bool = False) -> list[tuple[Position, tuple[int, int]]]:
+    """`n` positions with a roll that has more than one distinct play; with `gammons`, one
+    side (either) has all 15 left and the other 1-8."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = Position(side(rng), side(rng))
+        if gammons:
+            a, b = side(rng, 8), side(rng, 15, 15)
+            pos = Position(a, b) if rng.random() < 0.5 else Position(b, a)
+        else:
+            pos = Position(side(rng), side(rng))
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         if len(legal_plays(pos, dice)) > 1:
             out.append((pos, dice))
@@ -86,14 +92,16 @@ def main(argv: list[str]) -> int:
         from ledgammon.train.bearoff_table import write
 
         write(table)
-    items = cases(n, seed)
     net = Net(weights)
     with open(table, "rb") as f:
-        plain, tabled = Opponent(net), Opponent(net, Endgame(net, Table(f)))
-        out = {"positions": n, "seed": seed, "weights": os.path.basename(weights)}
-        for level in ("strong", "easy"):
-            out[level] = {"network": judge(plain, items, level),
-                          "table": judge(tabled, items, level)}
+        main = Table(f)
+        plain, tabled = Opponent(net), Opponent(net, Endgame(net, main, main.following()))
+        out: dict = {"positions": n, "seed": seed, "weights": os.path.basename(weights)}
+        for kind in ("no_gammon", "gammons"):
+            items = cases(n, seed, kind == "gammons")
+            out[kind] = {level: {"network": judge(plain, items, level),
+                                 "table": judge(tabled, items, level)}
+                         for level in ("strong", "easy")}
     print(json.dumps(out, indent=1))
     return 0
 

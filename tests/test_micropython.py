@@ -130,6 +130,9 @@ OWN_PROCESS += ("test_cube_play_easy",)
 # 3-checker table read into memory, the first-off table beside (72 KB failed)
 OWN_PROCESS += ("test_bearoff",)
 GROUP_HEAP["test_bearoff"] = "80K"
+# test_features: the contact inputs' 4 KB escape table and their float reference, whose floats
+# fragment a 64 KB heap for the rules tests that follow (test_moves failed after it)
+OWN_PROCESS += ("test_features",)
 
 
 def _engine_modules():
