@@ -71,6 +71,8 @@ def unload():
         "control.hint",
         "control.hint_cube",
         "gammon.opponent",
+        "gammon.endgame",  # the bear-off by its table (its file closes with the opponent)
+        "gammon.bearoff",
         "gammon.score_values",  # a match's checker play at the score
         "kernels.net",
         "kernels.apply",

@@ -81,9 +81,18 @@ def test_unload_drops_the_players_modules_with_a_matchs_checker_play():
     from gammon import score_values  # noqa: F401 (loaded as a match's plan loads it)
 
     loader.opponent()
+    assert "gammon.endgame" in sys.modules  # the bear-off's loader, with the opponent
     loader.unload()
-    for name in ("gammon.opponent", "gammon.score_values", "kernels.net", "control.plan"):
+    for name in ("gammon.opponent", "gammon.score_values", "kernels.net", "control.plan",
+                 "gammon.endgame", "gammon.bearoff"):
         assert name not in sys.modules, name
+
+
+def test_the_bear_off_table_is_looked_for_beside_the_weights():
+    from control import loader
+
+    assert loader.table_path() == loader.weights_path()[: -len("weights.bin")] + "bearoff.bin"
+    assert loader.weights_path("control/loader.py") == "weights.bin"  # a board's root
 
 
 def test_compat_unload_drops_a_module_from_sys_modules_and_its_package():
