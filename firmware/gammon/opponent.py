@@ -306,13 +306,18 @@ _shared = None
 def shared(weights="weights.bin", table="bearoff.bin"):
     """One Opponent for the whole board, its network made on first use from `weights` (a
     path, or the blocks kernels.weights.read gave): about 16 KB with its buffers; with the
-    bear-off table frozen into the image or in the file `table` (gammon/endgame.load)."""
+    bear-off table frozen into the image or in the file `table` (gammon/endgame.load: about
+    3 KB more), when the heap has room for it."""
     global _shared
     if _shared is None:
         from kernels.net import Net
 
-        from .endgame import load
-
         net = Net(weights)
-        _shared = Opponent(net, load(net, path=table))
+        try:
+            from .endgame import load
+
+            endgame = load(net, path=table)
+        except MemoryError:  # a heap too cut up for it: the network plays bear-offs too,
+            endgame = None  # rather than no player at all
+        _shared = Opponent(net, endgame)
     return _shared

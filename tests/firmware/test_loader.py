@@ -43,7 +43,7 @@ def test_the_weights_read_at_start_up_load_the_player_in_a_cut_up_heap():
         # the player's code in first (what this test is about is its weights): the heap's
         # cut-up next
         from control import autoplay, sides  # noqa: F401
-        from gammon import opponent  # noqa: F401
+        from gammon import endgame, opponent  # noqa: F401
         from kernels import net  # noqa: F401
 
         chain = _cut_up(1536)
