@@ -183,6 +183,29 @@ def test_the_table_decides_only_bear_offs_with_no_gammon_left():
     assert not exact(bytes(_home(1, 2, 2, 2) + _home(3)), 84)  # beyond a 3-checker table
 
 
+def _choices(below, count, make):
+    """`count` (position, dice, plays) from make() and a random roll, each with two plays
+    or more."""
+    made = 0
+    while made < count:
+        pos = make()
+        dice = (1 + below(6), 1 + below(6))
+        plays = legal_plays(pos, dice)
+        if len(plays) >= 2:
+            made += 1
+            yield pos, dice, plays
+
+
+def _values(endgame, plays):
+    """Each play's result (its key) with the mover's equity by the table (money play)."""
+    values = {}
+    for p in plays:
+        after = p.result
+        won = after.outcome()
+        values[after.key()] = 4096 * won if won else -endgame.equity(after.key(), 25)
+    return values
+
+
 def test_the_chooser_plays_the_table_s_best_bear_off_at_both_levels():
     net = _network()
     below = XorShift32(11).below
@@ -191,18 +214,10 @@ def test_the_chooser_plays_the_table_s_best_bear_off_at_both_levels():
         opp = Opponent(net, endgame)
         plain = Opponent(net)
         seen = 0
-        while seen < 12:
-            pos = Position(_side(below), _side(below))
-            dice = (1 + below(6), 1 + below(6))
-            plays = legal_plays(pos, dice)
-            if len(plays) < 2:
-                continue
+        for pos, dice, plays in _choices(below, 12, lambda: Position(_side(below),
+                                                                     _side(below))):
             seen += 1
-            values = {}
-            for p in plays:
-                after = p.result
-                values[after.key()] = 4096 if after.outcome() else -endgame.equity(
-                    after.key(), 25)
+            values = _values(endgame, plays)
             best = max(values.values())
             play = opp.choose(pos, dice, "strong")
             assert values[play.result.key()] == best, (pos.position_id(), dice)
@@ -297,24 +312,14 @@ def test_the_chooser_plays_for_the_gammon_by_the_table():
     e = load(_NET, "no_such_module", TABLE)
     opp = Opponent(_NET, e)
     below = XorShift32(31).below
-    seen = 0
-    while seen < 8:
+    def far_ahead():  # the mover far ahead of a side of 15: gammons are in play
         them = [0] * 25
         for _ in range(15):
             them[min(below(6), below(6))] += 1
-        pos = Position(_side(below, 6), them)  # the mover far ahead: gammons are in play
-        dice = (1 + below(6), 1 + below(6))
-        plays = legal_plays(pos, dice)
-        if len(plays) < 2:
-            continue
-        seen += 1
-        values = {}
-        for p in plays:
-            after = p.result
-            if after.outcome():
-                values[after.key()] = 4096 * after.outcome()
-            else:
-                values[after.key()] = -e.equity(after.key(), 25)
+        return Position(_side(below, 6), them)
+
+    for pos, dice, plays in _choices(below, 8, far_ahead):
+        values = _values(e, plays)
         play = opp.choose(pos, dice, "strong")
         assert values[play.result.key()] == max(values.values()), (pos.position_id(), dice)
         assert opp.evaluations == len(plays)
