@@ -86,9 +86,8 @@ HEAP = {
     "test_game_match": "224K",
     "test_game_press_heap": "96K",  # the whole controller with a real store: passes in 88K
     # the player loaded in a heap cut up on purpose: passes in 136K (128K before the save's
-    # record kernel, kernels/text.py's record_turns, loaded with the game); 144K since the
-    # player's code holds the bear-off's (gammon/endgame.py, bearoff.py: ~4.7 KB here)
-    "test_loader": "144K",
+    # record kernel, kernels/text.py's record_turns, loaded with the game)
+    "test_loader": "136K",
     "test_hint": "160K",
     # the board's player (~20 KB here), the renderer (~18 KB) and the cube's code beside the
     # controller and the test's games: test_hint_cube passes in 240K, not in 224K;

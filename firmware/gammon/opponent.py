@@ -303,6 +303,26 @@ class Opponent:
 _shared = None
 
 
+def _bearoff(net, table):
+    """gammon/endgame.load's Endgame, or None. Its modules are loaded only when there is a
+    table: the file `table`, or an image with the firmware frozen (which may hold it, and
+    whose code costs no heap); and in a heap too cut up for them the network plays
+    bear-offs too, rather than no player at all."""
+    try:
+        from os import stat
+
+        stat(table)
+    except OSError:
+        if not (globals().get("__file__") or "").startswith(".frozen"):
+            return None
+    try:
+        from .endgame import load
+
+        return load(net, path=table)
+    except MemoryError:
+        return None
+
+
 def shared(weights="weights.bin", table="bearoff.bin"):
     """One Opponent for the whole board, its network made on first use from `weights` (a
     path, or the blocks kernels.weights.read gave): about 16 KB with its buffers; with the
@@ -313,11 +333,5 @@ def shared(weights="weights.bin", table="bearoff.bin"):
         from kernels.net import Net
 
         net = Net(weights)
-        try:
-            from .endgame import load
-
-            endgame = load(net, path=table)
-        except MemoryError:  # a heap too cut up for it: the network plays bear-offs too,
-            endgame = None  # rather than no player at all
-        _shared = Opponent(net, endgame)
+        _shared = Opponent(net, _bearoff(net, table))
     return _shared

@@ -8,7 +8,7 @@ import sys
 from gammon import Position, legal_plays
 from gammon.bearoff import ONE, ROLLS, Table, index
 from gammon.endgame import Endgame, exact, load
-from gammon.opponent import Opponent, chance
+from gammon.opponent import Opponent, _bearoff, chance
 from kernels.net import Net
 from xorshift import XorShift32
 
@@ -231,6 +231,13 @@ def test_the_chooser_plays_the_table_s_best_bear_off_at_both_levels():
         a = opp.choose(pos, (6, 5), "strong")
         b = plain.choose(pos, (6, 5), "strong")
         assert a.result.key() == b.result.key() and opp.evaluations == plain.evaluations
+
+
+def test_the_player_takes_the_table_only_where_there_is_one():
+    e = _bearoff(_NET, TABLE)
+    assert e.positions == 54264 and e.first_off is not None
+    e.table._file.close()
+    assert _bearoff(_NET, "build/no_such_table.bin") is None  # nor loads its code then
 
 
 def test_the_board_loads_the_table_frozen_or_from_its_file():
