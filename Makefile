@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 TYPINGS := $(VENV)/typings
 
 .PHONY: all setup test test-deep sim bench train strength lint typecheck deploy wheel clean web \
-	browser
+	browser bearoff
 
 all: test
 
@@ -63,6 +63,14 @@ sim: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# The one-sided bear-off table the board plays bear-offs by (build/bearoff.bin, a few seconds;
+# generated, not kept in git: docs/opponent.md), and the module that freezes it into an image
+# (build/frozen/bearoff_data.py, read by firmware/manifest.py). deploy and the tests make
+# build/bearoff.bin themselves when it is missing.
+bearoff: $(STAMP)
+	$(BIN)/python -m ledgammon.train.bearoff_table
+	$(BIN)/python -m ledgammon.train.bearoff_table --module
 
 # The board's opponent: self-play training (about an hour on one core), then its refinement
 # on GNU Backgammon's evaluations (about half an hour), then the same grown to 64 hidden units

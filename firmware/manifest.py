@@ -18,3 +18,15 @@ module("app.py")  # noqa: F821
 
 # native/'s viper kernels, imported as `kernels` beside the packages, as deployed
 package("kernels", base_path="../native")  # noqa: F821
+
+# The bear-off table as a `bytes` constant in flash (gammon/endgame.py reads it in place),
+# when it was made first: `python -m ledgammon.train.bearoff_table --module` writes
+# build/frozen/bearoff_data.py (0.96 MB; on a Pico the image then passes the filesystem's
+# start unless the build shrinks the filesystem: docs/opponent.md). Without it the board
+# reads bearoff.bin from its filesystem (`ledgammon deploy --frozen` copies it). Paths are
+# relative to this file: MicroPython's build runs a manifest from its own folder.
+import os  # noqa: E402
+
+_here = os.path.dirname(globals().get("__file__", "")) or "."
+if os.path.isfile(os.path.join(_here, "../build/frozen/bearoff_data.py")):
+    module("bearoff_data.py", base_path="../build/frozen")  # noqa: F821

@@ -41,3 +41,17 @@ def pytest_configure(config):
     if config.getoption("--deep"):
         os.environ["LEDGAMMON_DEEP"] = "1"  # one switch the tests read (the heap sweeps too)
     settings.load_profile("deep" if os.environ.get("LEDGAMMON_DEEP") == "1" else "ci")
+
+
+# The bear-off tables the engine tests read (tests/engine/test_bearoff.py, under MicroPython
+# too): generated, not kept in git (host/ledgammon/train/bearoff_table.py), so made here
+# once when missing, a few seconds; each writer replaces the file whole.
+BEAROFF = os.path.normpath(os.path.join(_ROOT, "build", "bearoff.bin"))
+BEAROFF_SMALL = os.path.normpath(os.path.join(_ROOT, "build", "bearoff-3.bin"))  # 3 checkers
+
+
+def pytest_sessionstart(session):
+    from ledgammon.train.bearoff_table import ensure
+
+    ensure(BEAROFF)
+    ensure(BEAROFF_SMALL, 3)

@@ -48,9 +48,14 @@ def init(plies=0):
     # set at every call: gnubg is one per process, and bench/strength_gnubg.py (in the same
     # test process) shows match winning chances where these tests read equities
     command("set output mwc off")
-    command("set beavers off")
+    command("set beavers 0")  # the board allows none ("set beavers off" is refused)
     command("set evaluation cubedecision evaluation plies %d" % plies)
     command("set evaluation cubedecision evaluation cubeful on")
+
+
+def beavers():
+    """gnubg's own account of the beavers it allows in money play (`show beavers`)."""
+    return command("show beavers").strip()
 
 
 def probabilities(pid):

@@ -15,6 +15,7 @@ import threading
 import time
 
 import pytest
+from conftest import BEAROFF
 from ledgammon import commands, deploy
 from ledgammon.cli import main
 from ledgammon.errors import DeployError
@@ -419,8 +420,9 @@ def test_export_and_snapshot(sim, tmp_path, capsys):
 
 @pytest.mark.parametrize("board", ["pico2", "esp32s3"])
 def test_deploy_gives_a_board_with_room_the_larger_network(tmp_path, board):
-    made = deploy.compile_firmware(str(tmp_path / board), board, mpy_cross=require(MPY_CROSS))
-    assert [m for m in made if m.endswith(".bin")] == ["weights.bin"]  # the name it reads
+    made = deploy.compile_firmware(str(tmp_path / board), board, mpy_cross=require(MPY_CROSS),
+                                   table=BEAROFF)
+    assert [m for m in made if m.endswith(".bin")] == ["weights.bin", "bearoff.bin"]
     with (
         open(os.path.join(tmp_path, board, "weights.bin"), "rb") as f,
         open(os.path.join(ROOT, "firmware", "weights-64.bin"), "rb") as g,
@@ -446,13 +448,13 @@ def test_deploy_without_the_board_s_weights_says_so(tmp_path):
     os.remove(firmware / "weights-64.bin")
     with pytest.raises(DeployError, match="no weights for a pico2"):
         deploy.compile_firmware(str(tmp_path / "b"), "pico2", str(firmware),
-                                mpy_cross=require(MPY_CROSS))
+                                mpy_cross=require(MPY_CROSS), table=BEAROFF)
 
 
 def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     mpy_cross = require(MPY_CROSS)
     build = str(tmp_path / "b")
-    made = deploy.compile_firmware(build, "pico", mpy_cross=mpy_cross)
+    made = deploy.compile_firmware(build, "pico", mpy_cross=mpy_cross, table=BEAROFF)
     assert "main.py" in made and "link/protocol.mpy" in made and "gammon/position.mpy" in made
     assert not any(m.startswith("sim_main") or m.endswith("controller.py") for m in made)
     assert "weights.bin" in made and "control/autoplay.mpy" in made  # the board's own player
@@ -463,6 +465,8 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     ):
         assert f.read() == g.read()  # copied as it is
     assert not [m for m in made if m.startswith("weights-")]  # the Pico's network alone
+    with open(os.path.join(build, "bearoff.bin"), "rb") as f, open(BEAROFF, "rb") as g:
+        assert f.read() == g.read()  # the bear-off table beside it, read by seek
     for m in made:
         assert os.path.getsize(os.path.join(build, m)) > 0
     with open(os.path.join(build, "link", "protocol.mpy"), "rb") as f:
@@ -477,10 +481,13 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     assert "'link/protocol.py'" in cmds[0][5] and "'controller.mpy'" in cmds[0][5]
     assert "'main.py'" not in cmds[0][5]
     compile(cmds[0][5], "cleanup", "exec")  # valid Python (MicroPython runs it)
+    os.makedirs(tmp_path / "c")
+    shutil.copyfile(BEAROFF, tmp_path / "c" / "bearoff.bin")  # made once, kept in --build
     code, out, _ = run(
         capsys, "deploy", "-p", "/dev/ttyACM0", "--build", str(tmp_path / "c"), "--dry-run"
     )
     assert code == 0 and "fs cp -r" in out and "reset" in out
+    assert os.path.isfile(tmp_path / "c" / "firmware-pico" / "bearoff.bin")
     one_error_line(
         *run(capsys, "deploy", "-p", "x", "--board", "nope", "--dry-run")[::2], 7, "unknown board"
     )
@@ -510,17 +517,18 @@ def test_deploy_frozen_installs_main_and_the_larger_network_and_clears_the_old_m
     would shadow the frozen modules) is removed, but only from a board whose image really
     holds the firmware; the saves stay."""
     build = str(tmp_path / "b")
-    made = deploy.stage_frozen(build)
-    assert made == ["main.py", "weights.bin"]
-    for name, src in (("main.py", "main.py"), ("weights.bin", "weights-64.bin")):
-        with open(os.path.join(build, name), "rb") as f, open(
-            os.path.join(ROOT, "firmware", src), "rb"
-        ) as g:
+    made = deploy.stage_frozen(build, table=BEAROFF)
+    assert made == ["main.py", "weights.bin", "bearoff.bin"]
+    for name, src in (("main.py", os.path.join(ROOT, "firmware", "main.py")),
+                      ("weights.bin", os.path.join(ROOT, "firmware", "weights-64.bin")),
+                      ("bearoff.bin", BEAROFF)):
+        with open(os.path.join(build, name), "rb") as f, open(src, "rb") as g:
             assert f.read() == g.read(), name
     cmds = deploy.frozen_commands("/dev/ttyACM0", made, "mpremote")
     board = ["mpremote", "connect", "/dev/ttyACM0", "resume"]
     assert cmds[0][:5] == board + ["exec"] and cmds[0][5] == deploy.frozen_code()
-    assert cmds[1:] == [board + ["fs", "cp", "main.py", "weights.bin", ":"], board + ["reset"]]
+    assert cmds[1:] == [board + ["fs", "cp", "main.py", "weights.bin", "bearoff.bin", ":"],
+                        board + ["reset"]]
     # on a MicroPython with no firmware frozen in (this unix port): an error, nothing removed
     root = tmp_path / "board"
     _board_root(root)
@@ -536,9 +544,12 @@ def test_deploy_frozen_installs_main_and_the_larger_network_and_clears_the_old_m
     assert proc.returncode == 0, proc.stdout + proc.stderr
     left = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
     assert left == ["game.json", "main.py", "settings.json", "weights.bin"], left
+    os.makedirs(tmp_path / "c")
+    shutil.copyfile(BEAROFF, tmp_path / "c" / "bearoff.bin")
     code, out, _ = run(capsys, "deploy", "-p", "/dev/ttyACM0", "--frozen", "--dry-run",
                        "--build", str(tmp_path / "c"))
-    assert code == 0 and "fs cp main.py weights.bin :" in out and "reset" in out, out
+    assert code == 0 and "fs cp main.py weights.bin bearoff.bin :" in out, out
+    assert "reset" in out
     assert "frozen-pico" in out and "compiled" not in out
 
 

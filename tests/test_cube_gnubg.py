@@ -121,3 +121,24 @@ def test_keiths_count_decides_races_as_gnubg_does():
             n += 1
     assert n >= 100, n
     assert same_double >= 0.95 * n and same_take >= 0.95 * n, (n, same_double, same_take)
+
+
+def test_the_judge_allows_no_beaver():
+    """The board allows no beaver, so its judge must not: gnubg refuses `set beavers off`
+    (it wants a number) and would keep its default of 3."""
+    gc.init(0)
+    assert gc.beavers() == "No beavers allowed in money sessions."
+
+
+def test_positions_are_classed_as_gnubg_classes_them():
+    from gammon.classify import NAMES, classify
+
+    gc.init(0)
+    gnubg_class = {4: "bearoff", 5: "bearoff", 6: "bearoff", 7: "bearoff", 8: "race",
+                   9: "crashed", 10: "contact"}
+    seen = dict.fromkeys(NAMES, 0)
+    for pid in gc.positions(3000, 17):
+        name = NAMES[classify(Position.from_id(pid).key())]
+        assert name == gnubg_class[gnubg.classify(gnubg.positionfromid(pid))], pid
+        seen[name] += 1
+    assert min(seen.values()) >= 20, seen

@@ -145,6 +145,14 @@ GROUP_HEAP = {"test_opponent": "96K", "test_opponent_worst": "72K", "test_range3
 # test_cube_play_easy: the cube code and its match table beside the engine, as test_cube_money
 # (64 KB failed in some runs, with the old weights as with the new)
 OWN_PROCESS += ("test_cube_play_easy",)
+# test_bearoff: the network, the bear-off reader and the chooser beside the engine, and the
+# 3-checker table read into memory, the first-off table beside, the gammon test's floats
+# (80 KB failed in some runs)
+OWN_PROCESS += ("test_bearoff",)
+GROUP_HEAP["test_bearoff"] = "96K"
+# test_features: the contact inputs' 4 KB escape table and their float reference, whose floats
+# fragment a 64 KB heap for the rules tests that follow (test_moves failed after it)
+OWN_PROCESS += ("test_features",)
 
 
 def _engine_modules():

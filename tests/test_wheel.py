@@ -170,6 +170,7 @@ def test_the_installed_deploy_compiles_the_firmware_it_carries(
     assert "fs cp -r" in out
     built = elsewhere / "out" / "firmware-pico"
     assert (built / "main.py").is_file() and (built / "weights.bin").is_file()
+    assert (built / "bearoff.bin").read_bytes()[:4] == b"LGB2"  # made with the wheel's numpy
     assert (built / "control" / "controller.mpy").read_bytes()[:1] == b"M"
     assert (built / "kernels" / "movegen.mpy").is_file()
     assert not list(built.glob("sim_*"))  # the simulator's own modules stay on the host

@@ -41,12 +41,19 @@ def reserve(path=None):
     return _weights is not None
 
 
+def table_path():
+    """bearoff.bin beside the weights: the bear-off table (gammon/endgame.py), where
+    `ledgammon deploy` puts it when the image does not hold it frozen."""
+    w = _path or weights_path()
+    return w[: w.rfind("/") + 1] + "bearoff.bin"
+
+
 def opponent():
     """The board's one Opponent, its weights loaded on first use. Raises what loading
     raises: OSError (no file), ValueError (a broken one), MemoryError (no room)."""
     from gammon.opponent import shared
 
-    return shared(_weights or _path or weights_path())
+    return shared(_weights or _path or weights_path(), table_path())
 
 
 def units():
@@ -64,6 +71,8 @@ def unload():
         "control.hint",
         "control.hint_cube",
         "gammon.opponent",
+        "gammon.endgame",  # the bear-off by its table (its file closes with the opponent)
+        "gammon.bearoff",
         "gammon.score_values",  # a match's checker play at the score
         "kernels.net",
         "kernels.apply",

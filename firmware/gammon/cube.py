@@ -17,6 +17,7 @@
 #       resigner's)
 from kernels.compat import const
 
+from gammon.classify import contact  # noqa: F401 (the API's: cube.contact)
 from gammon.cube_match import M, P, div, match, won  # noqa: F401 (M: the API's unit)
 
 NO_DOUBLE = const(0)
@@ -68,17 +69,6 @@ def terms(match, player):
     away_opp = n - match.score[1 - player] if n else 0
     return Terms(match.cube, owner, n, away_me, away_opp, match.crawford,
                  match.jacoby and match.cube_on, match.cube_on)
-
-
-def contact(board):
-    """Whether the sides of a 50-byte board (gammon.Position.key()) can still hit."""
-    me = opp = -1
-    for i in range(25):
-        if board[i]:
-            me = i
-        if board[25 + i]:
-            opp = i
-    return me >= 0 and opp >= 0 and me + opp > 23
 
 
 def efficiency(board):

@@ -17,6 +17,7 @@
 from kernels.compat import const
 
 from gammon import cube
+from gammon.classify import crashed  # noqa: F401 (the API's: cube_money.crashed)
 
 # Fitted on noisy gnubg self-play and on the board's own money games against gnubg 0-ply (the
 # tuning seeds of docs/opponent.md, never the reported ones), in P (4096 = one point a cube),
@@ -53,24 +54,6 @@ def keith(board, owned):
     the other takes when it exceeds it by at least 2 (compared in sevenths: small ints)."""
     d7 = 8 * _count(board, 0) - 7 * _count(board, 25)
     return d7 <= (21 if owned else 28), d7 >= 14
-
-
-def crashed(board):
-    """Whether a side is crashed as gnubg classifies it: six checkers or fewer left in play
-    once those piled on its 1 point (and 2 point) are set aside."""
-    for s in (0, 25):
-        left = 0
-        for i in range(25):
-            left += board[s + i]
-        one, two = board[s], board[s + 1]
-        if left <= 6:
-            return True
-        if one > 1:
-            if left <= 6 + one or (two > 1 and 1 + left - one - two <= 6):
-                return True
-        elif left <= 5 + two:
-            return True
-    return False
 
 
 def network_margin(hidden):

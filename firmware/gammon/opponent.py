@@ -151,8 +151,9 @@ class Opponent:
     """Chooses plays for a side; `evaluations` counts the network calls of the last choice.
     Its boards and play-code lists are made once, with it."""
 
-    def __init__(self, net):
+    def __init__(self, net, endgame=None):
         self.net = net
+        self.endgame = endgame  # gammon/endgame.py: the bear-off by its table, or None
         self.start = bytearray(50)  # the position chosen for
         self.board = bytearray(50)  # a candidate's result, the other side on roll
         self.after = bytearray(50)
@@ -182,6 +183,12 @@ class Opponent:
         while not c.step():
             pass
         return c.play
+
+    def evaluator(self, board):
+        """The network, or the bear-off table where it decides exactly (gammon/endgame.py):
+        its 0-ply ranking is then the play, with no look-ahead."""
+        e = self.endgame
+        return e if e is not None and e.exact(board) else self.net
 
     def play_codes(self, board, dice):
         """movegen.play_codes into this opponent's kept lists (the same codes, same order)."""
@@ -214,7 +221,7 @@ class Opponent:
             if top:
                 best_eq, best = top[0]
                 close = close_ones(top)
-                if close > 1:
+                if close > 1 and self.evaluator(start) is net:
                     net.set_values(mine)
                     best_eq = -_BOUND
                     for i in range(close):
@@ -234,7 +241,7 @@ class Opponent:
         codes = self.play_codes(board, dice)
         self.left -= 1 + (len(codes) >> 3)  # the search, as long as plays / 8 evaluations
         packed = _packed(dice)
-        net = self.net
+        net = self.evaluator(board)
         net.set_base(board, 25)
         for i in range(len(codes)):
             if self.left <= 0:
@@ -296,12 +303,35 @@ class Opponent:
 _shared = None
 
 
-def shared(weights="weights.bin"):
+def _bearoff(net, table):
+    """gammon/endgame.load's Endgame, or None. Its modules are loaded only when there is a
+    table: the file `table`, or an image with the firmware frozen (which may hold it, and
+    whose code costs no heap); and in a heap too cut up for them the network plays
+    bear-offs too, rather than no player at all."""
+    try:
+        from os import stat
+
+        stat(table)
+    except OSError:
+        if not (globals().get("__file__") or "").startswith(".frozen"):
+            return None
+    try:
+        from .endgame import load
+
+        return load(net, path=table)
+    except MemoryError:
+        return None
+
+
+def shared(weights="weights.bin", table="bearoff.bin"):
     """One Opponent for the whole board, its network made on first use from `weights` (a
-    path, or the blocks kernels.weights.read gave): about 16 KB with its buffers."""
+    path, or the blocks kernels.weights.read gave): about 16 KB with its buffers; with the
+    bear-off table frozen into the image or in the file `table` (gammon/endgame.load: about
+    3 KB more), when the heap has room for it."""
     global _shared
     if _shared is None:
         from kernels.net import Net
 
-        _shared = Opponent(Net(weights))
+        net = Net(weights)
+        _shared = Opponent(net, _bearoff(net, table))
     return _shared

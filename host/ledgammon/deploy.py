@@ -37,6 +37,20 @@ DATA = (".bin",)  # copied unchanged: the weights of the board's own player (aut
 # frozen image every board has room for it (FROZEN_WEIGHTS).
 WEIGHTS = {"pico": "weights.bin", "pico2": "weights-64.bin", "esp32s3": "weights-64.bin"}
 INSTALLED_WEIGHTS = "weights.bin"
+# The bear-off table (gammon/endgame.py reads it by seek, or frozen into the image): generated,
+# not in git (host/ledgammon/train/bearoff_table.py), cached beside the build folders.
+TABLE = "bearoff.bin"
+
+
+def table_file(build: str) -> str:
+    """The bear-off table in `build` (the folder above a board's files), made there first
+    when missing or of an older format (a few seconds; numpy)."""
+    try:
+        from .train.bearoff_table import ensure
+    except ImportError as exc:  # numpy
+        raise DeployError("the bear-off table is made with numpy, which is not installed "
+                          "(pip install ledgammon[deploy]): %s" % exc) from None
+    return ensure(os.path.join(build, TABLE))
 # No line-number tables in the .mpy: a board loads its code into RAM, where they took about
 # 3% of the heap (5 KB of the firmware's 173 KB on the unix port). Tracebacks still name
 # the file and the function (every line reads as 1); the board's error events carry only
@@ -88,9 +102,11 @@ def compile_firmware(
     firmware: str | None = None,
     mpy_cross: str | None = None,
     native: str | None = None,
+    table: str | None = None,
 ) -> list[str]:
     """Compiles (or copies) every firmware file, and native/'s viper code for the board's
-    CPU, into `build` (one root, as on the board); returns the files made there."""
+    CPU, into `build` (one root, as on the board), with the bear-off table (`table`, by
+    default table_file() of the folder above `build`); returns the files made there."""
     if board not in ARCH:
         raise DeployError("unknown board %r (one of %s)" % (board, ", ".join(sorted(ARCH))))
     firmware = firmware or resources.firmware()
@@ -125,6 +141,9 @@ def compile_firmware(
             if proc.returncode != 0:
                 raise DeployError("mpy-cross failed on %s: %s" % (rel, proc.stderr.strip()))
         made.append(out)
+    shutil.copyfile(table or table_file(os.path.dirname(os.path.abspath(build))),
+                    os.path.join(build, TABLE))
+    made.append(TABLE)
     return made
 
 
@@ -184,9 +203,11 @@ DEPLOYED = ("gammon", "hw", "model", "control", "display", "link", "kernels", "a
 FROZEN_PROBE = "kernels.compat"  # a light module of the frozen firmware (native/kernels)
 
 
-def stage_frozen(build: str, firmware: str | None = None) -> list[str]:
-    """main.py and the 64-unit network (as weights.bin) into `build`: the files a board with
-    the frozen image keeps beside it; returns them."""
+def stage_frozen(build: str, firmware: str | None = None, table: str | None = None) -> list[str]:
+    """main.py, the 64-unit network (as weights.bin) and the bear-off table (`table`, else
+    table_file() of the folder above `build`) into `build`: the files a board with the frozen
+    image keeps beside it; returns them. (An image that holds the table frozen reads that
+    and never the file: docs/opponent.md.)"""
     firmware = firmware or resources.firmware()
     if not os.path.isfile(os.path.join(firmware, FROZEN_WEIGHTS)):
         raise DeployError("no weights in %s (%s is missing)" % (firmware, FROZEN_WEIGHTS))
@@ -197,7 +218,9 @@ def stage_frozen(build: str, firmware: str | None = None) -> list[str]:
         shutil.copyfile(os.path.join(firmware, name), os.path.join(build, name))
     shutil.copyfile(os.path.join(firmware, FROZEN_WEIGHTS), os.path.join(build,
                                                                          INSTALLED_WEIGHTS))
-    return [*FROZEN_FILES, INSTALLED_WEIGHTS]
+    shutil.copyfile(table or table_file(os.path.dirname(os.path.abspath(build))),
+                    os.path.join(build, TABLE))
+    return [*FROZEN_FILES, INSTALLED_WEIGHTS, TABLE]
 
 
 def frozen_code(frozen: str = ".frozen") -> str:

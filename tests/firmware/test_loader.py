@@ -82,8 +82,16 @@ def test_unload_drops_the_players_modules_with_a_matchs_checker_play():
 
     loader.opponent()
     loader.unload()
-    for name in ("gammon.opponent", "gammon.score_values", "kernels.net", "control.plan"):
+    for name in ("gammon.opponent", "gammon.score_values", "kernels.net", "control.plan",
+                 "gammon.endgame", "gammon.bearoff"):
         assert name not in sys.modules, name
+
+
+def test_the_bear_off_table_is_looked_for_beside_the_weights():
+    from control import loader
+
+    assert loader.table_path() == loader.weights_path()[: -len("weights.bin")] + "bearoff.bin"
+    assert loader.weights_path("control/loader.py") == "weights.bin"  # a board's root
 
 
 def test_compat_unload_drops_a_module_from_sys_modules_and_its_package():
