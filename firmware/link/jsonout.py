@@ -78,13 +78,22 @@ def kind(v):
     if t is float:
         return PLAIN if v - v == 0.0 else BAD  # inf - inf and nan - nan are nan
     try:
-        if t is dict:
+        if t is dict:  # (no v.values(): a view object is a heap block at every line)
+            out = PLAIN
             for k in v:
                 if type(k) is not str:
                     return BAD
-            return _items(v.values(), PLAIN)
+                out = _with(out, v[k])
+                if out == BAD:
+                    return BAD
+            return out
         if t is list or t is tuple:
-            return _items(v, STREAM if len(v) > _STREAM_OVER else PLAIN)
+            out = STREAM if len(v) > _STREAM_OVER else PLAIN
+            for x in v:
+                out = _with(out, x)
+                if out == BAD:
+                    return BAD
+            return out
     except RuntimeError:  # RecursionError: nested too deep, or a list holding itself
         return BAD
     if t is _GENERATOR or t is Chars or _lazy(v):
@@ -92,18 +101,13 @@ def kind(v):
     return BAD
 
 
-def _items(values, out):
-    """kind() of a list or dict holding `values`, `out` (PLAIN, or STREAM: a long list) at
-    the least."""
-    for x in values:
-        t = type(x)
-        if t is str or t is int or t is bool or x is None:
-            continue
-        c = kind(x)
-        if c == BAD:
-            return BAD
-        out |= c
-    return out
+def _with(out, x):
+    """The kind `out` of a list or dict so far, with its item `x`."""
+    t = type(x)
+    if t is str or t is int or t is bool or x is None:
+        return out
+    c = kind(x)
+    return BAD if c == BAD else out | c
 
 
 def line_kind(obj):
