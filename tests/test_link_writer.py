@@ -98,8 +98,9 @@ def _is_text(d: Spec) -> bool:
         return False
     if d[0] in ("l", "t"):
         return all(_is_text(x) for x in d[1])
-    if d[0] == "d":
-        return all(_is_text(v) for _, v in d[1])
+    if d[0] == "d":  # the values the dict keeps (the last of equal keys)
+        pairs = _pairs(d)
+        return pairs is None or all(_is_text(v) for v in pairs.values())
     return True
 
 

@@ -1,116 +1,25 @@
 # The JSON lines the board writes: checked UTF-8 JSON text, long lists streamed in small pieces.
 #
-# Every value handed to the writer is looked at by kind() before a byte of its line is made:
-# JSON's own values (None, bool, int, finite float, str; list, tuple and dict with str keys
-# of such values) are written; generators, other iterators (map, iter(...)) and Chars are
-# streamed; anything else (an object, bytes, a set, inf or nan, a key that is not a str)
-# makes the line the documented `internal` error instead, on both interpreters (MicroPython's
-# json.dumps writes the repr of what it cannot encode, `<iterator>`, where CPython raises,
-# and CPython's writes NaN and Infinity). A line without a streamed part is one json.dumps
-# (short_text, encode); a line holding an iterator or a long list (the legal plays,
-# history's turns, a match's games) or a long string given as Chars (the LED frame in
-# base64) is a generator of pieces of about _PIECE_TEXT bytes, each made when the serial
-# writer asks for it (link/outbox.py), so no request and no writer step builds a long line.
-# What an iterator yields is looked at when it comes: an item that is not JSON is written as
-# null, an iterator that fails ends the line as valid JSON marked truncated.
-import json
-
+# What a value is written as is link/jsonkind.py's kind(): JSON's own values, iterators as
+# lists, anything else the documented `internal` error (substitute). A line without a
+# streamed part is one json.dumps (short_text, encode); a line holding an iterator or a long
+# list (the legal plays, history's turns, a match's games) or a long string given as Chars
+# (the LED frame in base64) is a generator of pieces of about _PIECE_TEXT bytes, each made
+# when the serial writer asks for it (link/outbox.py), so no request and no writer step
+# builds a long line. What an iterator yields is looked at when it comes: an item that is not
+# JSON is written as null, an iterator that fails ends the line as valid JSON marked
+# truncated.
 from kernels.compat import MICROPY, const
 from kernels.text import bad_at
 
-_SEP = (",", ":")
-_STREAM_OVER = const(48)  # lists longer than this are written item by item
-_MAX_ID = const(0x3FFFFFFF)
-PLAIN = const(0)  # kind(): written by one json.dumps
-STREAM = const(1)  # kind(): written a piece at a time
-BAD = const(2)  # kind(): not JSON: the `internal` error is written instead
+from link.jsonkind import PLAIN, STREAM, Chars, kind, line_kind
+from link.jsonkind import dumps as _dumps
+from link.jsonkind import utf8 as _utf8
 
-_GENERATOR = type((lambda: (yield))())
+_MAX_ID = const(0x3FFFFFFF)
 _END = object()
 _CUT = object()  # a piece ends here (before an item read from an iterator)
 _PIECE_TEXT = const(32)  # a streamed line goes in pieces of about this many bytes (a few plays)
-
-if MICROPY:
-
-    def _dumps(obj):
-        return json.dumps(obj, separators=_SEP)  # text as UTF-8, as CPython's below
-
-else:
-
-    def _dumps(obj):
-        return json.dumps(obj, separators=_SEP, ensure_ascii=False, allow_nan=False)
-
-
-def _utf8(text):
-    """The text's bytes if they are valid UTF-8 JSON text, else None."""
-    try:
-        b = text.encode()
-    except UnicodeError:  # CPython: a lone surrogate
-        return None
-    return b if bad_at(b, 0, len(b) - (text[-1:] == "\n")) < 0 else None
-
-
-class Chars:
-    """A JSON string written a piece at a time: `gen` yields its text's pieces as bytes that
-    need no escaping (base64), each made when the writer asks for it (a piece that would
-    need it ends the line there, truncated)."""
-
-    def __init__(self, gen):
-        self.gen = gen
-
-
-def _lazy(v):
-    """Is `v` an iterator of its own (iter(v) is v: a generator, map, iter(list)...)?"""
-    try:
-        return iter(v) is v
-    except TypeError:  # not iterable (MemoryError goes on up: the line is lost, counted)
-        return False
-
-
-def kind(v):
-    """PLAIN (json.dumps writes it as JSON), STREAM (it holds an iterator, Chars or a list
-    longer than _STREAM_OVER: written a piece at a time) or BAD (it holds something JSON has
-    no text for: its line is the `internal` error). Iterators are not read here: their items
-    are looked at as they come. A value nested too deep, or holding itself, is BAD."""
-    t = type(v)
-    if t is str or t is int or t is bool or v is None:
-        return PLAIN
-    if t is float:
-        return PLAIN if v - v == 0.0 else BAD  # inf - inf and nan - nan are nan
-    try:
-        if t is dict:
-            for k in v:
-                if type(k) is not str:
-                    return BAD
-            return _items(v.values(), PLAIN)
-        if t is list or t is tuple:
-            return _items(v, STREAM if len(v) > _STREAM_OVER else PLAIN)
-    except RuntimeError:  # RecursionError: nested too deep, or a list holding itself
-        return BAD
-    if t is _GENERATOR or t is Chars or _lazy(v):
-        return STREAM
-    return BAD
-
-
-def _items(values, out):
-    """kind() of a list or dict holding `values`, `out` (PLAIN, or STREAM: a long list) at
-    the least."""
-    for x in values:
-        t = type(x)
-        if t is str or t is int or t is bool or x is None:
-            continue
-        c = kind(x)
-        if c == BAD:
-            return BAD
-        out |= c
-    return out
-
-
-def line_kind(obj):
-    """kind() of a whole line: a line is a JSON object, anything else is BAD (looked at all
-    the same: a MemoryError on the way goes up, the line lost and counted by the Outbox)."""
-    k = kind(obj)
-    return k if type(obj) is dict else BAD
 
 
 def short_text(obj):

@@ -14,7 +14,8 @@
 # pieces say "not yet", one slice of thinking a send.
 from kernels.compat import const
 
-from link.jsonout import PLAIN, STREAM, encode, line_kind, pieces, short_text, substitute
+from link.jsonkind import PLAIN, STREAM, line_kind
+from link.jsonout import encode, pieces, short_text, substitute
 
 _SIZE = const(2048)
 _SLOTS = const(32)

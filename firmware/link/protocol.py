@@ -10,7 +10,8 @@ import json
 from kernels.compat import const
 from kernels.text import bad_at
 
-from link.jsonout import Chars, write_json
+from link.jsonkind import Chars
+from link.jsonout import write_json
 from link.lines import MAX_LINE, LineReader, guess_id
 from link.requests import BadRequest, config, failed, is_int, with_id
 

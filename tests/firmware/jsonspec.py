@@ -15,7 +15,7 @@
 #   ["set", [...]] a set; ["r", n] range(n).
 import binascii
 
-from link.jsonout import Chars
+from link.jsonkind import Chars
 
 
 class Thing:
