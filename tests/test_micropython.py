@@ -147,6 +147,23 @@ def test_engine_tests_on_micropython_small_heap(precompiled, group):
     assert passed == _count_tests(modules), out[-6000:]
 
 
+@pytest.mark.parametrize("heap", ["32K", "31K"])
+def test_engine_probe_fits_32k_heap(precompiled, heap):
+    """Issue 27's engine probe (tests/engine/probe_games.py: 100 random games through the
+    public API, each turn from its Position ID) completes precompiled in a 32 KB heap, issue
+    2's budget, and in 31 KB: near its edge the fit comes and goes with the heap's layout
+    (29 KB fails where 28 and 30 pass), so the margin shows a change that puts it back at
+    the edge. (It failed at 32 KB when iterating a Position ID interned each character as
+    a qstr, whose pool grew into the heap between the engine's blocks.)"""
+    require(MICROPYTHON)
+    env = dict(os.environ, MICROPYPATH=":".join(reversed(precompiled)))
+    cmd = [MICROPYTHON, "-X", "heapsize=" + heap, "-m", "probe_games"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    assert re.match(r"^probe: 100 games, 9\d{3} plays made", out), out
+
+
 def test_engine_tests_on_micropython_from_source():
     """The same tests compiled from source by MicroPython itself: that needs a larger heap
     (about 96 KB here), still within an RP2040's."""
