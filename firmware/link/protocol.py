@@ -240,10 +240,9 @@ def _plays(position, dice, playing):
     """The legal plays of `dice` in `position` in notation, one at a time: what the request
     saw (position and dice are captured when it came), however late they are written."""
     if playing:
-        from gammon.play import legal_plays
+        from control.report import play_texts  # (loaded already: it made the reply)
 
-        for play in legal_plays(position, dice):
-            yield str(play)
+        yield from play_texts(position, dice)
 
 
 _HANDLERS = {
