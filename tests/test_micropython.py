@@ -126,6 +126,9 @@ GROUP_HEAP = {"test_opponent": "96K", "test_opponent_worst": "72K", "test_range3
 # test_cube_play_easy: the cube code and its match table beside the engine, as test_cube_money
 # (64 KB failed in some runs, with the old weights as with the new)
 OWN_PROCESS += ("test_cube_play_easy",)
+# test_opponent_choices: both networks one after the other and the choices' table (~7 KB)
+OWN_PROCESS += ("test_opponent_choices",)
+GROUP_HEAP["test_opponent_choices"] = "96K"
 
 
 def _engine_modules():
