@@ -145,18 +145,24 @@ def undo_step(b, src, die, hit):
             b[49] -= 1
 
 
-# Point names as bytes (index 0 off, 25 the bar): the notation is written into a bytearray
-# and made a str once. MicroPython looks every new str up among its interned ones (a scan of
+# Point names, 3 bytes each (0 off, 25 the bar): the notation is written into a bytearray and
+# made a str once. MicroPython looks every new str up among its interned ones (a scan of
 # ~1,100 names on the board), and the ~11 pieces a play's text was made of were most of its
 # time: ~140,000 instructions a play here, of a `state` reply's listing ~2 ms a play there.
-_NAMES = (b"off",) + tuple(str(i).encode() for i in range(1, 25)) + (b"bar",)
+# One bytes object: a tuple of 26 took ~1 KB more of the heap.
+_NAMES = b"off1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 bar"
 
 
 def _put(buf, n, point):
     """Writes the name of `point` (notation number) into buf at n; returns its end."""
-    name = _NAMES[point] if 0 <= point <= _BAR else str(point).encode()
-    m = len(name)
-    buf[n : n + m] = name
+    if not 0 <= point <= _BAR:  # (malformed steps: the name all the same)
+        name = str(point).encode()
+        buf[n : n + len(name)] = name
+        return n + len(name)
+    i = 3 * point
+    m = 3 if point == _OFF or point == _BAR else (2 if point > 9 else 1)
+    for k in range(m):
+        buf[n + k] = _NAMES[i + k]
     return n + m
 
 

@@ -100,11 +100,9 @@ def _value(loser, loser_off):
     return 2
 
 
-_id = bytearray(16)  # write_id's scratch: one ID at a time (the board runs one task at a time)
-
-
 def _encode_id(b):
-    return str(_id[: write_id(b, _id, 0)], "ascii")
+    buf = bytearray(16)
+    return str(buf[: write_id(b, buf, 0)], "ascii")
 
 
 def _decode_id(pid):
