@@ -119,8 +119,9 @@ OWN_PROCESS = ("test_opponent", "test_opponent_worst", "test_oracle", "test_matc
 # their positions from the board's own games (test_opponent, test_opponent_score) met
 # positions with longer lists: 8 KB more each. test_opponent also holds the 64-unit network
 # of the boards with room beside the 40-unit one (13.5 KB of weights with its buffers): 96K.
-GROUP_HEAP = {"rules": "72K", "test_opponent": "96K", "test_opponent_worst": "72K", "test_range32": "80K",
-              "test_cube": "80K", "test_cube_money": "64K", "test_opponent_score": "88K",
+GROUP_HEAP = {"rules": "72K", "test_opponent": "96K", "test_opponent_worst": "72K",
+              "test_range32": "80K", "test_cube": "80K", "test_cube_money": "64K",
+              "test_opponent_score": "88K",
               "test_cube_play_easy": "72K"}
 
 # test_cube_play_easy: the cube code and its match table beside the engine, as test_cube_money
