@@ -19,12 +19,12 @@ def _drop(event):
 
 
 def _plays(position, dice, playing):
-    """The legal plays of `dice` in `position` in notation, one at a time."""
+    """The legal plays of `dice` in `position` in notation, one at a time (report.play_texts
+    keeps the last turn's: a host asks for `state` after every event)."""
     if playing:
-        from gammon.play import legal_plays
+        from control.report import play_texts  # (loaded already: it made the reply)
 
-        for play in legal_plays(position, dice):
-            yield str(play)
+        yield from play_texts(position, dice)
 
 
 class Controller:

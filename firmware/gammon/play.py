@@ -145,12 +145,25 @@ def undo_step(b, src, die, hit):
             b[49] -= 1
 
 
-def _point_name(n):
-    if n == _BAR:
-        return "bar"
-    if n == _OFF:
-        return "off"
-    return str(n)
+# Point names, 3 bytes each (0 off, 25 the bar): the notation is written into a bytearray and
+# made a str once. MicroPython looks every new str up among its interned ones (a scan of
+# ~1,100 names on the board), and the ~11 pieces a play's text was made of were most of its
+# time: ~140,000 instructions a play here, of a `state` reply's listing ~2 ms a play there.
+# One bytes object: a tuple of 26 took ~1 KB more of the heap.
+_NAMES = b"off1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 bar"
+
+
+def _put(buf, n, point):
+    """Writes the name of `point` (notation number) into buf at n; returns its end."""
+    if not 0 <= point <= _BAR:  # (malformed steps: the name all the same)
+        name = str(point).encode()
+        buf[n : n + len(name)] = name
+        return n + len(name)
+    i = 3 * point
+    m = 3 if point == _OFF or point == _BAR else (2 if point > 9 else 1)
+    for k in range(m):
+        buf[n + k] = _NAMES[i + k]
+    return n + m
 
 
 def format_play(steps):
@@ -162,27 +175,45 @@ def format_play(steps):
     """
     hit_points = [s[1] for s in steps if s[2]]
     paths = []  # each [frm, [to, ...]]
-    for frm, to, _ in sorted(steps, key=lambda s: (-s[0], -s[1])):
+    # highest first: sorted on (-frm, -to) as the whole tuples reversed, for steps equal
+    # there differ at most in `hit`, which a path does not keep
+    for frm, to, _ in sorted(steps, reverse=True):
         for path in paths:
             if path[1][-1] == frm and frm != _OFF:
                 path[1].append(to)
                 break
         else:
             paths.append([frm, [to]])
-    texts = []
-    counts = {}
-    for frm, hops in paths:
-        text = _point_name(frm)
-        for i in range(len(hops)):
-            to = hops[i]
+    buf = bytearray(16 * len(steps) + 8)  # a point's name, "/" and "*": 5 bytes a step at most
+    n = 0
+    for i in range(len(paths)):
+        path = paths[i]
+        count = 0  # equal paths: written once, with their count, where the first is
+        first = True
+        for j in range(len(paths)):
+            if paths[j] == path:
+                count += 1
+                first = first and j >= i
+        frm, hops = path
+        if first:
+            if n:
+                buf[n] = 32  # " "
+                n += 1
+            n = _put(buf, n, frm)
+        last = len(hops) - 1
+        for k in range(len(hops)):
+            to = hops[k]
             hit = to in hit_points
             if hit:
                 hit_points.remove(to)  # gnubg stars the first move onto a hit point only
-            if hit or i == len(hops) - 1:
-                text += "/" + _point_name(to) + ("*" if hit else "")
-        key = (frm, tuple(hops))
-        if key not in counts:
-            texts.append((key, text))
-            counts[key] = 0
-        counts[key] += 1
-    return " ".join(t + ("(%d)" % counts[k] if counts[k] > 1 else "") for k, t in texts)
+            if first and (hit or k == last):
+                buf[n] = 47  # "/"
+                n = _put(buf, n + 1, to)
+                if hit:
+                    buf[n] = 42  # "*"
+                    n += 1
+        if first and count > 1:
+            text = b"(" + str(count).encode() + b")"
+            buf[n : n + len(text)] = text
+            n += len(text)
+    return str(memoryview(buf)[:n], "ascii")

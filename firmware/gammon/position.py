@@ -19,13 +19,7 @@ class Position:
             return
         if len(me) != 25 or len(opp) != 25:
             raise ValueError("a side needs 25 counts (points 1-24 and the bar)")
-        b = bytes(me) + bytes(opp)  # bytes() rejects negatives and values over 255
-        if sum(b[:25]) > 15 or sum(b[25:]) > 15:
-            raise ValueError("a side has more than 15 checkers")
-        for i in range(24):
-            if b[i] and b[48 - i]:
-                raise ValueError("both sides on point %d" % (i + 1))
-        self._b = b
+        self._b = _checked(bytes(me) + bytes(opp))  # bytes() rejects negatives and over 255
 
     @classmethod
     def start(cls):
@@ -33,7 +27,7 @@ class Position:
 
     @classmethod
     def from_id(cls, pid):
-        return cls(*_decode_id(pid))
+        return cls(_checked(_decode_id(pid)))
 
     @classmethod
     def from_bytes(cls, raw):
@@ -114,29 +108,43 @@ def _encode_id(b):
 def _decode_id(pid):
     if not isinstance(pid, str) or len(pid) != 14:
         raise ValueError("a Position ID has 14 characters: %r" % (pid,))
-    for c in pid:
-        if ord(c) > 127 or ord(c) not in B64:
-            raise ValueError("a Position ID is base64, not %r: %r" % (c, pid))
+    raw = pid.encode()  # its bytes, not its characters: MicroPython makes each character
+    for c in raw:  # a str of one, interned for good (the qstr pool grows into the heap)
+        if c not in B64:
+            raise ValueError("a Position ID is base64, not %r: %r" % (chr(c), pid))
     try:
         key = a2b_base64(pid + "==")
     except Exception:
         raise ValueError("a Position ID is base64: %r" % pid) from None
     if len(key) != 10:
         raise ValueError("a Position ID decodes to 10 bytes: %r" % pid)
-    sides = ([0] * 25, [0] * 25)  # opponent first, as in the ID
+    b = bytearray(50)  # the mover's 25, then the opponent's: the opponent comes first in the ID
     side = point = 0
+    at = 25  # where the point's checkers go in b
     for j in range(80):
+        bit = key[j >> 3] >> (j & 7) & 1
         if side > 1:
-            if key[j >> 3] >> (j & 7) & 1:
+            if bit:
                 raise ValueError("a Position ID with too many checkers: %r" % pid)
-            continue
-        if key[j >> 3] >> (j & 7) & 1:
-            sides[side][point] += 1
+        elif bit:
+            b[at + point] += 1
         else:
             point += 1
             if point == 25:
                 side += 1
                 point = 0
+                at = 0
     if side < 2:
         raise ValueError("a Position ID with too many checkers: %r" % pid)
-    return sides[1], sides[0]
+    return b
+
+
+def _checked(b):
+    """b (50 counts, the mover's 25 then the opponent's) if a board can hold it; a
+    ValueError otherwise."""
+    if sum(b[:25]) > 15 or sum(b[25:]) > 15:
+        raise ValueError("a side has more than 15 checkers")
+    for i in range(24):
+        if b[i] and b[48 - i]:
+            raise ValueError("both sides on point %d" % (i + 1))
+    return b

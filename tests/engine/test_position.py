@@ -98,6 +98,7 @@ def test_malformed_ids():
         "4HPwATDgc/AB!A",  # not base64
         "4HPwATDgc/AB=A",
         "4HPwATDgc ABMA",
+        "4HPwATDgc/AB\u00e9A",  # 14 characters, one of them not ASCII
         "//////////////",  # 80 one-bits: far too many checkers
         "4P8PAADg/x8AAA",  # gnubg encodes 16 checkers on my 6-point, not a position
         "AACABAAAAAAAAA",  # both sides on the same point (my 1 = their 24)
