@@ -99,6 +99,16 @@ class Chatty:
         def save_settings(text: str) -> None:
             pass
 
+    def config(self, changes: dict, now_ms: int) -> tuple:
+        """Controller.config's path: the change made and announced (control/configure.py),
+        then what follows from it."""
+        from control.configure import configure_all
+
+        ok, out = configure_all(self, [(key, changes[key]) for key in changes])
+        if ok:
+            self.settings_changed(now_ms)
+        return ok, out
+
     def settings_changed(self, now_ms: int) -> None:
         for i in range(self.count):
             self.emit({"event": "config", "n": i, "settings": self.settings.as_dict()})
