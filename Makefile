@@ -10,9 +10,17 @@ FROZEN ?=
 PYTEST_ARGS ?=
 STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
+# The emulated Pico (emulator/): rp2040js from the npm registry, pinned by its package-lock.json
+NODE_STAMP := emulator/node_modules/.installed
+# make chip's inputs, none of them part of the project (hardware/README.md): the Pico's
+# MicroPython image, stock and with the firmware frozen (each firmware.elf beside its UF2 for
+# the heap's figures), and the RP2040's bootrom
+CHIP_STOCK ?=
+CHIP_FROZEN ?=
+CHIP_BOOTROM ?=
 TYPINGS := $(VENV)/typings
 
-.PHONY: all setup test sim bench train strength lint typecheck deploy wheel clean
+.PHONY: all setup test sim bench train strength lint typecheck deploy wheel clean emulator chip
 
 all: test
 
@@ -28,7 +36,13 @@ $(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
 
 setup: $(STAMP)
 
-test: $(STAMP)
+$(NODE_STAMP): emulator/package.json emulator/package-lock.json
+	cd emulator && npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+emulator: $(NODE_STAMP)
+
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS) tests
 
 sim: $(STAMP)
@@ -36,6 +50,12 @@ sim: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# The board on its real chip: both images on the emulated RP2040, deployed and played to the
+# end over the link; build/chip.json and a table (bench/README.md). About an hour.
+chip: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python bench/chip.py $(if $(CHIP_STOCK),--stock $(CHIP_STOCK)) \
+		$(if $(CHIP_FROZEN),--frozen $(CHIP_FROZEN)) $(if $(CHIP_BOOTROM),--bootrom $(CHIP_BOOTROM))
 
 # The board's opponent: self-play training (about an hour on one core), then its refinement
 # on GNU Backgammon's evaluations (about half an hour), then the same grown to 64 hidden units
