@@ -38,8 +38,10 @@ PACE_MS = 700  # the board's own player's pace (Controller.pace_ms)
 # roll event -> first step event = the dice rolling (a pace) + the thinking + the first
 # step's checker shown (2/3 of a pace): the thinking is what is left
 MOVE_OVERHEAD_MS = PACE_MS + PACE_MS * 2 // 3
+QUIET_NS = 2.5 * PACE_MS * 1e6  # no event for this long (chip time): the board's turn is over
 TIMEOUT = 600.0  # wall seconds for one reply (a long think at 0.05x real time)
-GAME_WALL_S = 3 * 3600.0  # a game longer than this is given up
+GAME_WALL_S = 3 * 3600.0
+TURN_WALL_S = 1800.0  # a game longer than this is given up
 
 
 def ms(ns: float) -> float:
@@ -133,7 +135,10 @@ class Scenario:
         state while it thinks. True once the game is over."""
         link = self.link
         probes = 0
+        deadline = time.monotonic() + TURN_WALL_S
         while True:
+            if time.monotonic() > deadline:
+                raise LedgammonError("the board's turn did not end within %.0f s" % TURN_WALL_S)
             evs = link.events_since(self.start)
             self.errors = [e for e in evs if e["event"] == "error"
                            and e.get("code") in ("internal", "no_player")]
@@ -153,13 +158,16 @@ class Scenario:
                     self.moves.append(ms(first["_ns"] - ev["_ns"]) - MOVE_OVERHEAD_MS)
             if any(e["event"] == "over" for e in evs):
                 return True
-            if waiting and probe and probes < 4:
-                probes += 1
-                link.timed("hello_thinking", "hello")
-                link.timed("state_thinking", "state")
-                continue
-            if not waiting:
-                return False
+            if waiting:  # thinking: asked nothing, unless this is a probed turn
+                if probe and probes < 4:
+                    probes += 1
+                    link.timed("hello_thinking", "hello")
+                    link.timed("state_thinking", "state")
+                    continue
+            else:  # its play made, or not begun: done once the board is quiet a while
+                last = evs[-1]["_ns"] if evs else 0
+                if self.link.pico.control("status")["sim_ns"] - last > QUIET_NS:
+                    return False
             list(link.client.events(2.0))
             link.sync()
 
@@ -174,23 +182,18 @@ class Scenario:
         self.start = link.seq
         link.call("new", "new")
         began = time.monotonic()
-        rounds = 0
         while time.monotonic() - began < GAME_WALL_S:
-            rounds += 1
             if players == ["board", "board"]:  # nothing to ask: follow the events
                 if self.follow_board(probe=False):
                     return True
-                list(link.client.events(5.0))
-                link.sync()
                 continue
             st = link.call("state_person", "state")
             if st["phase"] == "over" or st.get("winner") is not None:
                 self.follow_board(probe=False)
                 return True
             offer = st.get("offer")
-            if st.get("bot") is not None:
-                self.follow_board(probe=rounds % 2 == 1)
-                list(link.client.events(2.0))
+            if st.get("bot") is not None:  # every other throw of the board's is probed
+                self.follow_board(probe=len(self.measured) % 2 == 1)
                 continue
             if offer is not None:
                 if players[1 - offer["by"]] == "board":  # the board answers its own

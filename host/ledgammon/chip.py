@@ -37,7 +37,8 @@ def find_node() -> str:
     """Node.js, which runs the emulator."""
     node = shutil.which("node")
     if not node:
-        raise SimulatorError("the emulated Pico needs Node.js (`node` on PATH): apt install nodejs")
+        raise SimulatorError(
+            "the emulated Pico needs Node.js (`node` on PATH): apt install nodejs")
     return node
 
 
