@@ -52,7 +52,7 @@ class Link:
     """The board's link seen with the chip's clock: each request's round trip from its line
     reaching the chip to its reply leaving it; the events with their times."""
 
-    def __init__(self, pico: chip.EmulatedPico, client: Client) -> None:
+    def __init__(self, pico: Any, client: Client) -> None:
         self.pico = pico
         self.client = client
         self.seq = 0
@@ -66,6 +66,14 @@ class Link:
             self.lines.extend(got)
             del self.lines[:-2000]
         return list(got)
+
+    def wait(self, timeout: float) -> None:
+        """Reads the port for `timeout` seconds (the events are taken from the stamps)."""
+        list(self.client.events(timeout))
+        self.sync()
+
+    def now_ns(self) -> float:
+        return float(self.pico.control("status")["sim_ns"])
 
     def timed(self, label: str, cmd: str, **args: Any) -> dict[str, Any]:
         """A request whose round trip (chip time) is kept under `label`."""
@@ -101,7 +109,7 @@ class Link:
 
 
 class Heap:
-    def __init__(self, pico: chip.EmulatedPico) -> None:
+    def __init__(self, pico: Any) -> None:
         self.pico = pico
 
     def reset(self) -> None:
@@ -166,10 +174,9 @@ class Scenario:
                     continue
             else:  # its play made, or not begun: done once the board is quiet a while
                 last = evs[-1]["_ns"] if evs else 0
-                if self.link.pico.control("status")["sim_ns"] - last > QUIET_NS:
+                if link.now_ns() - last > QUIET_NS:
                     return False
-            list(link.client.events(2.0))
-            link.sync()
+            link.wait(2.0)
 
     def play(self, players: list[str], level: str, terms: dict[str, Any]) -> bool:
         """Plays one game to its end: the host plays player 0 where it is a person (a random
@@ -197,17 +204,22 @@ class Scenario:
                 continue
             if offer is not None:
                 if players[1 - offer["by"]] == "board":  # the board answers its own
-                    list(link.client.events(2.0))
+                    link.wait(2.0)
                     continue
                 link.call("answer", "take" if offer["kind"] == "double" else "accept")
                 continue
             if st["phase"] in ("opening", "roll", "done"):
-                link.call("roll", "roll")
+                reply = link.call("roll", "roll")
+                who = reply.get("player")
+                if reply.get("board") or (isinstance(who, int) and players[who] == "board"):
+                    # the board's turn: followed by its events alone, so nothing asked
+                    # slows its thinking (but on the probed turns)
+                    self.follow_board(probe=len(self.measured) % 2 == 1)
                 continue
             if st["phase"] == "move" and st["plays"]:
                 link.call("move", "move", play=self.rng.choice(st["plays"]))
                 continue
-            list(link.client.events(1.0))
+            link.wait(1.0)
         return False
 
 
