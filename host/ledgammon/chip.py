@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from . import resources
+from .boardinfo import read_module
 from .errors import SimulatorError
 
 USB_TIMEOUT = 180.0  # wall seconds for the chip's USB port to come up (the runner's own is 120)
@@ -214,30 +215,11 @@ class EmulatedPico:
         self.stop()
 
 
-def _literals(path: str) -> dict[str, Any]:
-    """The literal assignments (NAME = ...) of a generated board module."""
-    import ast
-
-    with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), path)
-    found: dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                try:
-                    found[target.id] = ast.literal_eval(node.value)
-                except ValueError:
-                    pass
-    return found
-
-
 def button_wires(board: str = "pico", layout: str = "full") -> dict[str, tuple[int, int]]:
     """Each button's wire on the board: (GPIO, GPIO) for a key of the matrix (its row, its
     column), (GPIO, -1) for one to ground (the minimal layout), as the runner's `press`
     takes them; from the generated board modules (firmware/hw/boards/)."""
-    names = _literals(resources.board_module("common"))
-    names.update(_literals(resources.board_module(board)))
+    names = read_module(resources.board_module(board))
     if layout == "minimal":
         return {name: (pin, -1) for name, pin in names["MINIMAL_PINS"].items()}
     rows, cols = names["MATRIX_ROWS"], names["MATRIX_COLS"]
