@@ -8,6 +8,7 @@ import { ConsoleLogger, LogLevel, RP2040, USBCDC } from 'rp2040js';
 import { patchFlashRoutines, serveFlashBreak } from './bootrom.mjs';
 import { Buttons } from './buttons.mjs';
 import { HeapWatch } from './heap.mjs';
+import { Profiler } from './profile.mjs';
 import { tapStateMachine } from './strip.mjs';
 import { applyUF2 } from './uf2.mjs';
 
@@ -16,6 +17,7 @@ const BATCH_MS = 25; // the longest the emulation holds node's event loop
 const IDLE_POLL_MS = 2;
 const WATCHDOG = 0x40058; // the watchdog's peripheral key in rp2040js
 const FLUSH_MS = 300; // flash writes reach the file this long after the last one
+const SAMPLE_EVERY = 97; // instructions between two samples of the profiler
 
 export class Chip {
   /** `bootrom`: the patched-or-not Uint32Array; `uf2`: parsed blocks; `flashFile`: a
@@ -47,6 +49,8 @@ export class Chip {
     this.pendingReset = null;
     this.onReset = null;
     this.returnHook = -1; // where gc_collect returns to, while one runs
+    this.profiler = null;
+    this.countdown = SAMPLE_EVERY;
     this.powerOn();
   }
 
@@ -212,6 +216,10 @@ export class Chip {
         }
         const pc = core.PC;
         if (pc === collect || pc === this.returnHook) this.hook(pc);
+        if (this.profiler !== null && --this.countdown === 0) {
+          this.countdown = SAMPLE_EVERY;
+          this.profiler.sample(pc);
+        }
         clock.tick(core.executeInstruction() * CYCLE_NS);
         if (this.pendingReset || this.stopped) return false;
       }
@@ -229,6 +237,19 @@ export class Chip {
       this.returnHook = -1;
       this.heapWatch.after(read);
     }
+  }
+
+  /** Starts sampling where the chip runs (the ELF's functions); stopProfile() says. */
+  startProfile() {
+    if (!this.heap) throw new Error('no profile: the runner was given no --elf');
+    this.profiler = new Profiler(this.heap.functions);
+  }
+
+  stopProfile(n = 30) {
+    if (!this.profiler) throw new Error('no profile was started');
+    const p = this.profiler;
+    this.profiler = null;
+    return { samples: p.samples, every: SAMPLE_EVERY, top: p.top(n) };
   }
 
   status() {

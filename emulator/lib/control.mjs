@@ -8,6 +8,8 @@
 //   {"op": "heap", "reset": true}         the heap now and its extremes at collections (and
 //                                         start counting them again)
 //   {"op": "reset"}                       reset the chip (its flash is kept)
+//   {"op": "profile", "start": true}      sample where the chip runs, until
+//   {"op": "profile"}                     which returns the functions most sampled
 export function controller(chip, boots) {
   return (request) => {
     const op = request.op;
@@ -32,6 +34,13 @@ export function controller(chip, boots) {
       const summary = chip.heapWatch.summary((address) => chip.readByte(address));
       if (request.reset) chip.heapWatch.reset();
       return summary;
+    }
+    if (op === 'profile') {
+      if (request.start) {
+        chip.startProfile();
+        return { sim_ns: chip.nanos() };
+      }
+      return { ...chip.stopProfile(request.top || 30), sim_ns: chip.nanos() };
     }
     if (op === 'reset') {
       chip.reset('host');

@@ -10,6 +10,11 @@ const BLOCKS_PER_FTB = 8;
 
 /** The symbols of a 32-bit little-endian ELF file: Map name -> value. */
 export function elfSymbols(bytes) {
+  return new Map(elfSymbolTable(bytes).map((s) => [s.name, s.value]));
+}
+
+/** Its symbol table: [{name, value, size, type}] (type 2: a function). */
+export function elfSymbolTable(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, false) !== 0x7f454c46 || bytes[4] !== 1 || bytes[5] !== 1) {
     throw new Error('not a 32-bit little-endian ELF file');
@@ -26,7 +31,7 @@ export function elfSymbols(bytes) {
       link: view.getUint32(at + 24, true),
     };
   };
-  const symbols = new Map();
+  const symbols = [];
   for (let i = 0; i < shnum; i++) {
     const sym = section(i);
     if (sym.type !== 2) continue; // SHT_SYMTAB
@@ -36,7 +41,14 @@ export function elfSymbols(bytes) {
       let end = nameAt;
       while (end < bytes.length && bytes[end] !== 0) end++;
       const name = Buffer.from(bytes.subarray(nameAt, end)).toString('latin1');
-      if (name) symbols.set(name, view.getUint32(at + 4, true));
+      if (name) {
+        symbols.push({
+          name,
+          value: view.getUint32(at + 4, true),
+          size: view.getUint32(at + 8, true),
+          type: bytes[at + 12] & 0xf,
+        });
+      }
     }
   }
   return symbols;
@@ -55,7 +67,8 @@ export function heapLayout(start, end, finaliser = true) {
 
 /** The heap of the firmware in `elfFile`, or throws saying which symbol is missing. */
 export function heapOfElf(elfFile) {
-  const symbols = elfSymbols(fs.readFileSync(elfFile));
+  const table = elfSymbolTable(fs.readFileSync(elfFile));
+  const symbols = new Map(table.map((s) => [s.name, s.value]));
   const need = ['__GcHeapStart', '__GcHeapEnd', 'gc_collect'];
   for (const name of need) {
     if (!symbols.has(name)) throw new Error(`${elfFile} has no symbol ${name}`);
@@ -63,6 +76,7 @@ export function heapOfElf(elfFile) {
   return {
     layout: heapLayout(symbols.get('__GcHeapStart'), symbols.get('__GcHeapEnd')),
     gcCollect: symbols.get('gc_collect') & ~1,
+    functions: table.filter((s) => s.type === 2 && s.size > 0),
   };
 }
 

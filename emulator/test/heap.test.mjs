@@ -59,3 +59,17 @@ test("an ELF's symbols are read (a minimal file: a symbol table and its strings)
   assert.equal(found.get('__GcHeapStart'), 0x200028d8);
   assert.throws(() => elfSymbols(new Uint8Array(64)), /not a 32-bit little-endian ELF/);
 });
+
+test('the profiler counts samples per function, by address', async () => {
+  const { Profiler } = await import('../lib/profile.mjs');
+  const p = new Profiler([
+    { name: 'mp_execute_bytecode', value: 0x10001001, size: 0x100 },
+    { name: 'gc_alloc', value: 0x10002001, size: 0x10 },
+  ]);
+  for (const pc of [0x10001000, 0x100010fe, 0x10002008, 0x20000100, 0x10003000]) p.sample(pc);
+  assert.equal(p.find(0x10001100), null);
+  assert.deepEqual(p.top(2), [
+    { name: 'mp_execute_bytecode', share: 0.4 },
+    { name: 'gc_alloc', share: 0.2 },
+  ]);
+});
