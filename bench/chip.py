@@ -193,6 +193,7 @@ class Scenario:
             if players == ["board", "board"]:  # nothing to ask: follow the events
                 if self.follow_board(probe=False):
                     return True
+                link.wait(2.0)
                 continue
             st = link.call("state_person", "state")
             if st["phase"] == "over" or st.get("winner") is not None:
@@ -290,11 +291,12 @@ def boot(pico: chip.EmulatedPico, figures: dict[str, Any], prefix: str) -> Clien
 
 
 def run_image(kind: str, image: str, bootrom: str, build: str, figures: dict[str, Any],
-              scenarios: list[str], lock: threading.Lock) -> None:
-    """Deploys and plays the scenarios on one image; figures are added under `lock`."""
+              scenarios: list[str], lock: threading.Lock, reuse: bool = False) -> None:
+    """Deploys and plays the scenarios on one image; figures are added under `lock`.
+    `reuse`: the chip's flash of an earlier run, firmware installed, instead of a deploy."""
     found: dict[str, Any] = {}
     flash = os.path.join(build, "chip", kind + "-flash.bin")
-    if os.path.exists(flash):
+    if os.path.exists(flash) and not reuse:
         os.remove(flash)  # a fresh chip: its files as deploy leaves them
     log = open(os.path.join(build, "chip", kind + ".log"), "ab")
     pico = chip.EmulatedPico(image, bootrom, flash, chip.elf_beside(image), stderr=log)
@@ -302,21 +304,23 @@ def run_image(kind: str, image: str, bootrom: str, build: str, figures: dict[str
         pico.start()
         t0 = time.monotonic()
         s0 = pico.control("status")["sim_ns"]
-        deploy.deploy(pico.port, board="pico", build=os.path.join(build, "chip", kind),
-                      frozen=kind == "frozen")
-        found[kind + "_deploy_s"] = round(time.monotonic() - t0, 1)
-        found[kind + "_deploy_chip_s"] = round((pico.control("status")["sim_ns"] - s0) / 1e9, 1)
+        if not reuse:
+            deploy.deploy(pico.port, board="pico", build=os.path.join(build, "chip", kind),
+                          frozen=kind == "frozen")
+            found[kind + "_deploy_s"] = round(time.monotonic() - t0, 1)
+            found[kind + "_deploy_chip_s"] = round(
+                (pico.control("status")["sim_ns"] - s0) / 1e9, 1)
         with boot(pico, found, kind + "_") as client:
             link = Link(pico, client)
             heap = Heap(pico)
             link.sync()
-            if kind == "stock":
+            if kind == "stock" and not reuse:
                 idle_round_trips(link)
                 presses: dict[str, list[float]] = {}
                 press_to_frame(pico, link, chip.button_wires(), presses)
                 link.rtt.update(presses)
             rng = random.Random(27)
-            for name in scenarios:
+            for name in [n for n in scenarios if n != "strip"]:
                 sc = Scenario(name, link, heap, rng)
                 if name == "money":
                     args = (["human", "board"], "strong", {"match_length": 0, "cube": False})
@@ -347,7 +351,7 @@ def run_image(kind: str, image: str, bootrom: str, build: str, figures: dict[str
                     figures.update(rtts(kind, link.rtt))
             st = pico.control("status")
             found[kind + "_emulator_speed"] = round(st["speed"], 3)
-        if kind == "stock":
+        if kind == "stock" and "strip" in scenarios:
             found["stock_strip_write_cpu_ms"] = strip_write_cpu(pico.port)
     finally:
         pico.stop()
@@ -445,9 +449,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bootrom", help="the RP2040's 16 KB bootrom")
     p.add_argument("--build", default="build")
     p.add_argument("--out", default=None, help="default BUILD/chip.json")
-    p.add_argument("--scenarios", default="money,match,selfplay",
-                   help="the stock image's games (the frozen one plays the match)")
+    p.add_argument("--scenarios", default="money,match,selfplay,strip",
+                   help="the stock image's games and the strip's timing (the frozen one plays "
+                   "the match)")
+    p.add_argument("--images", default="stock,frozen", help="which images to run")
     p.add_argument("--serial", action="store_true", help="one image after the other")
+    p.add_argument("--reuse", action="store_true",
+                   help="start from the chips' flash of the last run (no deploy) and add the "
+                   "figures to the JSON already there")
     args = p.parse_args(argv)
     missing = [n for n in ("stock", "frozen", "bootrom") if not getattr(args, n)]
     if missing:
@@ -463,14 +472,20 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or os.path.join(args.build, "chip.json")
     os.makedirs(os.path.join(args.build, "chip"), exist_ok=True)
     figures: dict[str, Any] = {}
+    if args.reuse and os.path.exists(out):
+        with open(out) as f:
+            figures = {k: v for k, v in json.load(f).items()
+                       if k.startswith(("stock_", "frozen_"))}
     lock = threading.Lock()
     stock_scenarios = [s for s in args.scenarios.split(",") if s]
-    jobs = [("stock", args.stock, stock_scenarios), ("frozen", args.frozen, ["match"])]
+    jobs = [j for j in [("stock", args.stock, stock_scenarios), ("frozen", args.frozen, ["match"])]
+            if j[0] in args.images.split(",")]
     errors: list[str] = []
 
     def job(kind: str, image: str, scenarios: list[str]) -> None:
         try:
-            run_image(kind, image, args.bootrom, args.build, figures, scenarios, lock)
+            run_image(kind, image, args.bootrom, args.build, figures, scenarios, lock,
+                      args.reuse)
         except (LedgammonError, OSError) as exc:
             errors.append("%s: %s" % (kind, exc))
             with lock:

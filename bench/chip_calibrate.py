@@ -101,15 +101,20 @@ def main(argv: list[str] | None = None) -> int:
                         figures[name + "_move_mean_ms"] = round(statistics.mean(sc.moves), 1)
                         figures[name + "_move_max_ms"] = round(max(sc.moves), 1)
                         figures[name + "_moves"] = len(sc.moves)
-                for label, values in link.rtt.items():
-                    figures[label + "_ms"] = round(statistics.mean(values), 1)
+                    for label, values in link.rtt.items():
+                        figures[label + "_ms"] = round(statistics.mean(values), 1)
+                    write(args.out, figures)
         finally:
             sim.stop()
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(figures, f, indent=1, sort_keys=True)
+    write(args.out, figures)
     print(json.dumps(figures, indent=1, sort_keys=True))
     return 0
+
+
+def write(out: str, figures: dict[str, Any]) -> None:
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(figures, f, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":
