@@ -5,6 +5,7 @@
 //
 //   node pico.mjs --image FIRMWARE.uf2 --bootrom BOOTROM.bin --flash FLASH.bin
 //                 [--elf FIRMWARE.elf] [--port N] [--control-port N] [--strip PIO:SM]
+//                 [--flash-timing typical|none]   (the flash chip's erase/program times)
 //
 // Once the chip's USB port is up it prints one JSON line on stdout: {"port": N, "control":
 // M, ...}; then a line for each boot event of the firmware, a reset, a fault. Errors are one
@@ -44,6 +45,7 @@ async function main() {
         port: { type: 'string', default: '0' },
         'control-port': { type: 'string', default: '0' },
         strip: { type: 'string', default: '0:0' },
+        'flash-timing': { type: 'string', default: 'typical' },
       },
     }));
   } catch (err) {
@@ -70,6 +72,9 @@ async function main() {
   if (strip.length !== 2 || !(strip[0] === 0 || strip[0] === 1) || !(strip[1] >= 0 && strip[1] < 4)) {
     fail('--strip is PIO:SM, e.g. 0:0');
   }
+  if (!['typical', 'none'].includes(args['flash-timing'])) {
+    fail('--flash-timing is typical or none');
+  }
   const { Chip } = await import('./lib/chip.mjs').catch((err) =>
     fail(`the npm package rp2040js is not installed here (make emulator): ${err.message}`),
   );
@@ -85,6 +90,7 @@ async function main() {
       strip: new StripCapture(),
       heap,
       stripMachine: strip,
+      flashTiming: args['flash-timing'] === 'typical',
     });
   } catch (err) {
     fail(err.message);

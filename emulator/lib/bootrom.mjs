@@ -67,6 +67,18 @@ export function patchFlashRoutines(rom) {
   return rom;
 }
 
+// The flash chip's own time for them (Winbond W25Q16JV, typical: a 4 KB sector's erase 45
+// ms, a 256-byte page's program 0.4 ms), during which the RP2040 waits in the routine.
+export const ERASE_NS_PER_SECTOR = 45e6;
+export const PROGRAM_NS_PER_PAGE = 0.4e6;
+
+/** The chip's time in the routine of breakpoint `code`, in ns (0: not a flash routine). */
+export function flashBusyNs(code, regs) {
+  if (code === BREAK_ERASE) return Math.ceil(regs[1] / 4096) * ERASE_NS_PER_SECTOR;
+  if (code === BREAK_PROGRAM) return Math.ceil(regs[2] / 256) * PROGRAM_NS_PER_PAGE;
+  return 0;
+}
+
 /** What the two routines do, on `flash` (a Uint8Array of the chip's flash): erase sets bytes
  * to 0xFF, program ANDs them in (a NOR flash only clears bits). `read(address)` reads a byte
  * of the chip's memory (the data to program); `changed(offset, length)` is told of every

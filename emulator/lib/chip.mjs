@@ -5,7 +5,7 @@
 // resistors (buttons.mjs), a reset when the watchdog fires, the flash kept in a file
 // (flashfile.mjs), the LED strip's words (strip.mjs) and the heap (heap.mjs).
 import { ConsoleLogger, LogLevel, RP2040, USBCDC } from 'rp2040js';
-import { patchFlashRoutines, serveFlashBreak } from './bootrom.mjs';
+import { flashBusyNs, patchFlashRoutines, serveFlashBreak } from './bootrom.mjs';
 import { Buttons } from './buttons.mjs';
 import { HeapWatch } from './heap.mjs';
 import { Profiler } from './profile.mjs';
@@ -22,7 +22,17 @@ const SAMPLE_EVERY = 97; // instructions between two samples of the profiler
 export class Chip {
   /** `bootrom`: the patched-or-not Uint32Array; `uf2`: parsed blocks; `flashFile`: a
    * FlashFile; `options`: {flashSize, heap (heapOfElf's), stripMachine [pio, sm]}. */
-  constructor({ bootrom, uf2, flashFile, link, strip, heap = null, stripMachine = [0, 0] }) {
+  constructor({
+    bootrom,
+    uf2,
+    flashFile,
+    link,
+    strip,
+    heap = null,
+    stripMachine = [0, 0],
+    flashTiming = true,
+  }) {
+    this.flashTiming = flashTiming; // the flash chip's erase and program times are charged
     this.bootrom = patchFlashRoutines(bootrom.slice());
     this.flashFile = flashFile;
     this.link = link;
@@ -101,6 +111,7 @@ export class Chip {
 
   onBreak(code) {
     const core = this.mcu.core;
+    const busy = this.flashTiming ? flashBusyNs(code, core.registers) : 0;
     const done = serveFlashBreak(
       code,
       core.registers,
@@ -108,6 +119,7 @@ export class Chip {
       (address) => this.mcu.readUint8(address),
       (offset, length) => this.flashWritten(offset, length),
     );
+    if (done && busy) this.mcu.clock.tick(busy); // the CPU waits in the routine meanwhile
     if (!done) {
       this.stop();
       this.fault = `the chip stopped at a breakpoint (BKPT ${code}) at 0x${(core.PC - 2).toString(16)}`;

@@ -58,3 +58,10 @@ test('erase sets bytes to 0xFF, program clears bits as a NOR flash does', () => 
   assert.deepEqual(changed, [[16, 16], [16, 2], [0, 1]]);
   assert.equal(serveFlashBreak(7, [0, 0, 0], flash, () => 0, note), false);
 });
+
+test("the flash chip's erase and program take their typical time", async () => {
+  const { flashBusyNs } = await import('../lib/bootrom.mjs');
+  assert.equal(flashBusyNs(BREAK_ERASE, [0, 8192]), 90e6);
+  assert.equal(flashBusyNs(BREAK_PROGRAM, [0, 0, 512]), 0.8e6);
+  assert.equal(flashBusyNs(3, [0, 0, 0]), 0);
+});

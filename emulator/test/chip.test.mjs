@@ -68,11 +68,12 @@ test("the bootrom's erase is done into the flash file, which a watchdog reset ke
   fs.writeFileSync(file, Buffer.alloc(FLASH)); // a flash of zeros
   const chip = chipOn(ERASE_THEN_RESET, file);
   const resets = [];
-  chip.onReset = (why) => resets.push(why);
+  chip.onReset = (why) => resets.push([why, chip.nanos()]);
   chip.start();
   assert.ok(await until(() => resets.length > 0), 'no reset');
   chip.stop();
-  assert.equal(resets[0], 'watchdog');
+  assert.equal(resets[0][0], 'watchdog');
+  assert.ok(resets[0][1] >= 45e6, 'the erase took the flash chip\'s time'); // one sector
   const flash = fs.readFileSync(file);
   assert.ok(flash.subarray(ERASED_AT, ERASED_AT + 4096).every((b) => b === 0xff));
   assert.equal(flash[ERASED_AT - 1], 0);
