@@ -171,6 +171,7 @@ class Scenario:
                     probes += 1
                     link.timed("hello_thinking", "hello")
                     link.timed("state_thinking", "state")
+                    link.timed("press_thinking", "press", button="UNDO")  # refused meanwhile
                     continue
             else:  # its play made, or not begun: done once the board is quiet a while
                 last = evs[-1]["_ns"] if evs else 0
@@ -390,6 +391,7 @@ def summary(f: dict[str, Any]) -> dict[str, Any]:
         "state_ms": get("stock_state_idle_ms"),
         "state_thinking_ms": get("stock_state_thinking_ms"),
         "press_ms": get("stock_press_idle_ms"),
+        "press_thinking_ms": get("stock_press_thinking_ms"),
         "press_to_frame_ms": get("stock_press_to_frame_ms"),
         "strip_write_cpu_ms": get("stock_strip_write_cpu_ms"),
         "boot_ms": get("stock_boot_ms"),
@@ -423,6 +425,7 @@ TARGETS = [  # key, what, target (None: none), higher is better
     ("state_ms", "state idle (ms)", "<= 40", -40),
     ("state_thinking_ms", "state while thinking (ms)", "", None),
     ("press_ms", "press request idle (ms)", "", None),
+    ("press_thinking_ms", "press request while thinking (ms)", "", None),
     ("press_to_frame_ms", "button press -> LED frame written (ms)", "<= 20", -20),
     ("strip_write_cpu_ms", "strip write CPU time (ms)", "<= 1", -1),
     ("boot_ms", "boot: power-on to boot event (ms)", "", None),
