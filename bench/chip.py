@@ -143,11 +143,15 @@ class Scenario:
         state while it thinks. True once the game is over."""
         link = self.link
         probes = 0
+        seen = -1
         deadline = time.monotonic() + TURN_WALL_S
         while True:
             if time.monotonic() > deadline:
-                raise LedgammonError("the board's turn did not end within %.0f s" % TURN_WALL_S)
+                raise LedgammonError("the board did nothing for %.0f s" % TURN_WALL_S)
             evs = link.events_since(self.start)
+            if len(evs) != seen:  # something happened: the board is alive
+                seen = len(evs)
+                deadline = time.monotonic() + TURN_WALL_S
             self.errors = [e for e in evs if e["event"] == "error"
                            and e.get("code") in ("internal", "no_player")]
             waiting = False
