@@ -272,8 +272,9 @@ def strip_write_cpu(port: str) -> float | None:
     import subprocess
 
     tool = deploy._tool("mpremote")
-    proc = subprocess.run([tool, "connect", port, "exec", STRIP_PROBE], capture_output=True,
-                          text=True, timeout=1800)
+    # resume: no soft reset, which would stop the timer that feeds the watchdog at the REPL
+    proc = subprocess.run([tool, "connect", port, "resume", "exec", STRIP_PROBE],
+                          capture_output=True, text=True, timeout=1800)
     m = re.search(r"STRIP \[([\d, ]+)\]", proc.stdout)
     if not m:
         return None
