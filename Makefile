@@ -10,10 +10,18 @@ FROZEN ?=
 PYTEST_ARGS ?=
 STRENGTH_ARGS ?=
 STAMP := $(VENV)/.installed
+# The emulated Pico (emulator/): rp2040js from the npm registry, pinned by its package-lock.json
+NODE_STAMP := emulator/node_modules/.installed
+# make chip's inputs, none of them part of the project (hardware/README.md): the Pico's
+# MicroPython image, stock and with the firmware frozen (each firmware.elf beside its UF2 for
+# the heap's figures), and the RP2040's bootrom
+CHIP_STOCK ?=
+CHIP_FROZEN ?=
+CHIP_BOOTROM ?=
 TYPINGS := $(VENV)/typings
 
 .PHONY: all setup test test-deep sim bench train strength lint typecheck deploy wheel clean web \
-	browser bearoff
+	browser bearoff emulator chip
 
 all: test
 
@@ -28,6 +36,12 @@ $(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+$(NODE_STAMP): emulator/package.json emulator/package-lock.json
+	cd emulator && npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+emulator: $(NODE_STAMP)
 
 # The web page's MicroPython (`ledgammon web`): npm's WebAssembly port, pinned in
 # web/package-lock.json, copied into the package (host/ledgammon/web/static/vendor/, shipped
@@ -52,10 +66,10 @@ browser:
 # Two workers that take tests from each other's queue when they run out (worksteal), so no
 # core idles while the other finishes a long test. test-deep: every fuzz example and every
 # 8 KB step of the heap sweeps (tests/conftest.py): the long run.
-test: $(STAMP) web browser
+test: $(STAMP) $(NODE_STAMP) web browser
 	$(BIN)/python -m pytest -n 2 --dist worksteal $(PYTEST_ARGS) tests
 
-test-deep: $(STAMP) web browser
+test-deep: $(STAMP) $(NODE_STAMP) web browser
 	LEDGAMMON_DEEP=1 $(BIN)/python -m pytest -n 2 --dist worksteal $(PYTEST_ARGS) tests
 
 sim: $(STAMP)
@@ -71,6 +85,12 @@ bench: $(STAMP)
 bearoff: $(STAMP)
 	$(BIN)/python -m ledgammon.train.bearoff_table
 	$(BIN)/python -m ledgammon.train.bearoff_table --module
+
+# The board on its real chip: both images on the emulated RP2040, deployed and played to the
+# end over the link; build/chip.json and a table (bench/README.md). About an hour.
+chip: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python bench/chip.py $(if $(CHIP_STOCK),--stock $(CHIP_STOCK)) \
+		$(if $(CHIP_FROZEN),--frozen $(CHIP_FROZEN)) $(if $(CHIP_BOOTROM),--bootrom $(CHIP_BOOTROM))
 
 # The board's opponent: self-play training (about an hour on one core), then its refinement
 # on GNU Backgammon's evaluations (about half an hour), then the same grown to 64 hidden units

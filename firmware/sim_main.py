@@ -91,6 +91,11 @@ def make_app(opts):
     board = __import__("hw.boards." + name, None, None, ("PLATFORM",))
     layout = opts["layout"] or board.BUTTON_LAYOUT
     pace, strip, port = setup(opts["board-timing"], board)
+    store = Store(opts["flash"])
+    if pace is not None:  # its file writes left out of the pace (sim_timing.TimedStore)
+        from sim_timing import TimedStore
+
+        store = TimedStore(opts["flash"], pace)
     seed = opts["seed"]
     dice = Dice(SeededBytes(seed)) if seed is not None else Dice()
     app_class, protocol_class = paced(pace)  # (None, None): the host's own speed
@@ -99,7 +104,7 @@ def make_app(opts):
         layout,
         DirectKeys({}),  # no pins: every press comes through the protocol
         strip,
-        Store(opts["flash"]),
+        store,
         dice,
         nonblocking=opts["nonblocking"],
         out_stream=port,

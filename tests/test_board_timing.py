@@ -258,3 +258,15 @@ def test_sim_main_wires_the_pace(tmp_path):
     assert app.ctl.game.phase != OPENING  # the press was taken: the opening roll
     plain = sim_main.make_app(sim_main._options(["--flash", str(tmp_path / "b")]))
     assert type(plain) is App and not hasattr(plain, "pace")  # none: the host's own speed
+
+
+def test_file_writes_are_io_left_out_of_the_pace(tmp_path):
+    # the host's file system is no model of the board's: its time is not slowed 180 times
+    pace = Pace(180, block=lambda us: None)
+    store = sim_timing.TimedStore(str(tmp_path), pace)
+    pace.begin()
+    store.save_game(iter(['{"v":', "2}"]))
+    assert pace.io_us > 0
+    pace.end()
+    assert (tmp_path / "game.json").read_text() == '{"v":2}'
+    assert not (tmp_path / "game.json.tmp").exists()

@@ -119,6 +119,20 @@ def _sim_options(p: argparse.ArgumentParser) -> None:
         help="the board's own player's time per step (default 700)",
     )
     p.add_argument(
+        "--image",
+        default=None,
+        metavar="FILE.uf2",
+        help="run the Pico's real MicroPython image (UF2) on an emulated RP2040 instead of "
+        "the unix-port simulator; its port is socket://127.0.0.1:PORT, its flash "
+        "FLASH/pico-flash.bin (install the firmware with `ledgammon deploy`)",
+    )
+    p.add_argument(
+        "--bootrom",
+        default=None,
+        metavar="FILE",
+        help="with --image: the RP2040's 16 KB bootrom (default $LEDGAMMON_BOOTROM)",
+    )
+    p.add_argument(
         "--board-timing",
         choices=("none", "pico", "pico-dma", "esp32s3"),
         default="none",

@@ -8,14 +8,16 @@ are in commands.py.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from typing import Any
 
+from .chip import FLASH_NAME, EmulatedPico, elf_beside
 from .client import Client
 from .commands import board_of, connect
 from .errors import LedgammonError, SimulatorError
-from .sim import Simulator
+from .sim import Simulator, default_flash
 
 PLAYERS = ("human", "board")
 
@@ -60,7 +62,35 @@ def _configure_players(client: Client, args: argparse.Namespace) -> None:
         client.call("new")
 
 
-def _simulator(args: argparse.Namespace, log: str | None = None) -> Simulator:
+Board = Simulator | EmulatedPico
+# options of the unix-port simulator that an image's own firmware decides for itself
+NOT_WITH_IMAGE = (("python", "--python"), ("board_timing", "--board-timing"),
+                  ("seed", "--seed"), ("pace", "--pace"), ("button_layout", "--button-layout"))
+CHIP_TIMEOUT = 60.0  # seconds for a reply from the emulated chip (~0.1x real time)
+
+
+def _emulated(args: argparse.Namespace, log: str | None = None) -> EmulatedPico:
+    """The emulated Pico for --image: its flash file in --flash DIR (default: beside the
+    simulator's flash directory), its runner's errors in DIR/LOG when `log` is given."""
+    if getattr(args, "board", "pico") != "pico":
+        raise LedgammonError("--image runs on an emulated RP2040: --board pico only")
+    for name, option in NOT_WITH_IMAGE:
+        if getattr(args, name, None) not in (None, False, "none"):
+            raise LedgammonError("%s is for the unix-port simulator, not with --image (the "
+                                 "image's own firmware decides)" % option)
+    folder = args.flash or os.path.join(os.path.dirname(default_flash()), "pico")
+    stderr = None
+    if log:
+        os.makedirs(folder, exist_ok=True)
+        stderr = open(os.path.join(folder, log), "ab")
+    return EmulatedPico(args.image, args.bootrom or os.environ.get("LEDGAMMON_BOOTROM", ""),
+                        os.path.join(folder, FLASH_NAME), elf_beside(args.image), stderr=stderr)
+
+
+def _simulator(args: argparse.Namespace, log: str | None = None) -> Board:
+    """The unix-port simulator, or the emulated Pico when --image is given."""
+    if getattr(args, "image", None):
+        return _emulated(args, log)
     return Simulator(
         flash=args.flash,
         layout=args.button_layout,
@@ -95,6 +125,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
             "simulator on %s, flash in %s (Ctrl-C stops it)" % (sim.port, sim.flash),
             file=sys.stderr,
         )
+        if isinstance(sim, EmulatedPico):
+            print("the emulated chip runs at about a tenth of real time: give clients a "
+                  "longer --timeout (e.g. 30)", file=sys.stderr)
         code = sim.wait()
         raise SimulatorError("the simulator stopped (exit code %d)" % code)
     except KeyboardInterrupt:
@@ -119,7 +152,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             _configure_players(client, args)
             return _view(client, True)
     _stop_on_signals()
-    with _simulator(args, "sim.log") as sim, Client(sim.port, timeout=args.timeout) as client:
+    with _simulator(args, "sim.log") as sim, Client(
+        sim.port, timeout=max(args.timeout, CHIP_TIMEOUT) if args.image else args.timeout
+    ) as client:
         _configure_players(client, args)
         return _view(client, True)
 

@@ -64,6 +64,17 @@ def test_collects_once_the_heap_grew_by_a_share_of_it():
     assert not c.idle() and g.collects == 2  # nothing grew since
 
 
+def test_a_frame_asks_the_heap_once():
+    # gc.mem_alloc() and gc.mem_free() each scan the whole allocation table on the board
+    g = FakeGc()
+    c = Collector(g)
+    calls = []
+    g.mem_free = lambda: calls.append("free") or g.heap - g.used
+    g.mem_alloc = lambda: calls.append("alloc") or g.used
+    assert not c.idle()
+    assert calls == ["alloc"]
+
+
 def test_a_nearly_full_heap_is_collected_at_once():
     g = FakeGc(live=HEAP - 1000)
     c = Collector(g, limit=4000)
