@@ -114,9 +114,12 @@ def _precompile(top: str) -> None:
 @pytest.fixture(scope="session")
 def precompiled():
     """firmware/ and tests/engine compiled for this machine, as the board loads them (once
-    for the whole run: mpytools.cached_tree)."""
+    for the whole run: mpytools.cached_tree): the folder, and its two parts by their names
+    in it. The tests run from the checkout (they read its files) with the folder's path
+    relative to it on sys.path: the modules' __file__ strings, which take heap, are then as
+    long as a temporary folder's were, wherever the checkout is."""
     top = cached_tree("engine-tests", ("firmware", "native", "tests/engine"), _precompile)
-    return list(dict.fromkeys(os.path.join(top, name) for _, name in _TREES))
+    return top, list(dict.fromkeys(name for _, name in _TREES))
 
 
 # Modules that load the board's player (network weights and all), the gnubg oracle's data or
@@ -174,9 +177,10 @@ def _engine_modules():
 def test_engine_tests_on_micropython_small_heap(precompiled, group):
     """The engine tests pass on MicroPython with a 64 KB heap, loading precompiled code."""
     require(MICROPYTHON)
+    top, dirs = precompiled
     args = []
-    for d in precompiled:
-        args += ["--path", d]
+    for d in dirs:
+        args += ["--path", os.path.join(os.path.relpath(top, ROOT), d)]
     modules = _engine_modules() if group == "rules" else [group]
     code, passed, failed, out = _run_mprun(*(args + modules), heap=GROUP_HEAP.get(group, HEAP))
     assert failed == 0 and code == 0, out[-6000:]
