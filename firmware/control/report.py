@@ -2,14 +2,10 @@
 # (history) from control/report_history.py.
 from display.view import point_of
 from gammon.play import legal_plays
-from kernels.compat import const
 from model.game import DONE, MOVE, OVER, PHASES, hop_text
 
 # A match's fields come from control/report_match.py, imported only when a game has a match:
 # cubeless money play answers `state` and `history` without the match code (~20 KB of heap).
-
-_KEPT = const(64)  # a turn's plays kept in notation when there are no more than this
-_texts = None  # (position key, dice, [notation, ...]): the plays last listed in full
 
 
 def plays_iter(game):
@@ -19,29 +15,9 @@ def plays_iter(game):
 
 
 def play_texts(position, dice):
-    """The legal plays of `dice` in `position` in notation, one at a time. A host asks for
-    `state` after every event, and every one of a turn lists the same plays: each play's
-    notation took ~10 us here, ~2 ms on an RP2040, most of a reply during a turn, so the
-    last turn's (when it has at most _KEPT plays: ~2 KB here) are kept once listed in full.
-    The kept ones are known by their position and dice, so they are never another's."""
-    global _texts
-    key = position.key()
-    dice = (dice[0], dice[1])
-    kept = _texts
-    if kept is not None and kept[0] == key and kept[1] == dice:
-        yield from kept[2]
-        return
-    texts = []
+    """The legal plays of `dice` in `position` in notation, one at a time."""
     for play in legal_plays(position, dice):
-        text = str(play)
-        if texts is not None:
-            if len(texts) < _KEPT:
-                texts.append(text)
-            else:
-                texts = None  # too many to keep
-        yield text
-    if texts is not None:
-        _texts = (key, dice, texts)
+        yield str(play)
 
 
 def pips(v):
