@@ -20,7 +20,7 @@ def _drop(event):
 
 def _plays(position, dice, playing):
     """The legal plays of `dice` in `position` in notation, one at a time (report.play_texts
-    keeps the last turn's: a host asks for `state` after every event)."""
+    writes each play's notation at once)."""
     if playing:
         from control.report import play_texts  # (loaded already: it made the reply)
 
