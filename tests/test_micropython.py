@@ -196,9 +196,12 @@ def test_engine_probe_fits_32k_heap(precompiled, heap):
     the edge. (It failed at 32 KB when iterating a Position ID interned each character as
     a qstr, whose pool grew into the heap between the engine's blocks.)"""
     require(MICROPYTHON)
-    env = dict(os.environ, MICROPYPATH=":".join(reversed(precompiled)))
+    top, dirs = precompiled
+    paths = [os.path.join(os.path.relpath(top, ROOT), d) for d in dirs]
+    env = dict(os.environ, MICROPYPATH=":".join(reversed(paths)))
     cmd = [MICROPYTHON, "-X", "heapsize=" + heap, "-m", "probe_games"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=env,
+                          cwd=ROOT)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
     assert re.match(r"^probe: 100 games, 9\d{3} plays made", out), out

@@ -19,6 +19,7 @@ from link.jsonkind import utf8 as _utf8
 _MAX_ID = const(0x3FFFFFFF)
 _END = object()
 _CUT = object()  # a piece ends here (before an item read from an iterator)
+_HEAD_KEYS = const(8)  # a streamed line's plain fields go out this many to a piece
 _PIECE_TEXT = const(32)  # a streamed line goes in pieces of about this many bytes (a few plays)
 
 
@@ -135,12 +136,18 @@ def _object(d, nest, sep, top=False):
                 keys.append(k)
                 plain = plain and c == PLAIN and type(k) is str
         yield _CUT  # the first piece is the line's start alone: its fields sorted out
-        head = _head(d, late) if plain else None
-        if head is not None:  # those fields in one piece: the same text, one json.dumps
+        if plain and len(keys) > 1:  # those fields in a few pieces, one json.dumps each
             nest.keys = len(keys)
-            yield head
-            keys = late
-            sep = b","
+            for i in range(0, len(keys), _HEAD_KEYS):
+                head = _head(d, keys, i)
+                if head is None:  # not valid text: the loop writes these and the rest
+                    nest.keys = i
+                    keys = keys[i:] + late
+                    break
+                yield sep + head
+                sep = b","
+            else:
+                keys = late
         else:
             keys += late
     for k in keys:
@@ -156,27 +163,20 @@ def _object(d, nest, sep, top=False):
     yield nest.close()
 
 
-def _head(d, late):
-    """The text of the fields of `d` that do not stream (each PLAIN: kind() looked at it),
-    as the loop of _object writes them one by one ('"key":value' in the dict's order,
-    without its braces), from one json.dumps of `d` while the fields in `late` are out of
-    it: a `state` reply's ~30 fields were ~60 dumps of a key or a value (~0.35 ms on the
-    unix port, most of the reply); None when there are none or the text is not valid (the
-    loop then writes them). `d` is the line's own (pieces): its late fields come back, and
-    the others keep their order (neither MicroPython's dict nor CPython's moves a key when
-    another goes)."""
-    if len(late) == len(d):
-        return None
-    values = [d[k] for k in late]
-    for k in late:
-        del d[k]
+def _head(d, keys, i):
+    """The text of the fields keys[i:i + _HEAD_KEYS] of `d` (each PLAIN: kind() looked at
+    it), as the loop of _object writes them one by one ('"key":value' in order, without
+    braces), from one json.dumps: a `state` reply's ~30 fields were ~60 dumps of a key or a
+    value (~0.35 ms on the unix port, most of the reply); a few fields a piece keep each
+    piece small (the streamed line's promise). None when the text is not valid (the loop
+    then writes them)."""
+    part = {}
+    for k in keys[i:i + _HEAD_KEYS]:
+        part[k] = d[k]
     try:
-        text = _dumps(d)
+        text = _dumps(part)
     except (TypeError, ValueError):  # CPython: an int of more than 4,300 digits
         return None
-    finally:
-        for i in range(len(late)):
-            d[late[i]] = values[i]
     b = memoryview(text) if MICROPY else text.encode()  # MicroPython's str is UTF-8 already
     return bytes(b[1:-1]) if bad_at(b, 0, len(b)) < 0 else None
 
