@@ -40,7 +40,7 @@ HEAP = {
     "test_autoplay_app": "200K",
     "test_autoplay_cube": "80K",  # the cube's code and table beside the player
     "test_autoplay_cube_game": "208K",  # whole matches with the cube, every event kept
-    "test_autoplay_heap": "136K",  # a whole game of the board against itself
+    "test_autoplay_heap": "144K",  # a whole game of the board against itself
     "test_autoplay_powercut": "176K",
     "test_plan_score": "112K",  # the player and a match's code beside the test's games
     "test_boot": "136K",  # a 16 KB save (MAX_SAVE) read in one piece and parsed

@@ -173,11 +173,11 @@ def _head(d, keys, i):
     part = {}
     for k in keys[i:i + _HEAD_KEYS]:
         part[k] = d[k]
-    try:
+    try:  # CPython: an int of more than 4,300 digits, a str with a lone surrogate
         text = _dumps(part)
-    except (TypeError, ValueError):  # CPython: an int of more than 4,300 digits
+        b = memoryview(text) if MICROPY else text.encode()  # MicroPython's str is UTF-8
+    except (TypeError, ValueError):  # (UnicodeError is a ValueError)
         return None
-    b = memoryview(text) if MICROPY else text.encode()  # MicroPython's str is UTF-8 already
     return bytes(b[1:-1]) if bad_at(b, 0, len(b)) < 0 else None
 
 
