@@ -22,7 +22,7 @@ def configure_all(ctl, changes):
         for key, value in changes:  # all checked before any is set: all or none
             check(key, value)
     except ValueError as exc:
-        return False, err("bad_args", str(exc))
+        return False, err("bad_args", str(exc)[:80])
     for key, value in changes:
         s.set(key, value)
     save_settings(ctl)

@@ -9,7 +9,6 @@ from display.view import View
 from model.game import DONE, MOVE, OPENING, OVER, ROLL
 
 from control import buttons, present, turns
-from control.errors import err
 from control.refusal import fail
 from control.saver import FRAME, NEXT, NOW, Saver
 
@@ -136,27 +135,17 @@ class Controller:
         return ok, out
 
     def config(self, changes, now_ms):
-        """The `config` request: every change of `changes` ({key: value}; None: none) tried
-        on a scratch copy of the settings first, then all made, saved once and announced in
-        one `config` event (control/configure.configure_all); (True, {"settings",
-        "next_terms"}) or (False, bad_args) and nothing changed."""
+        """The `config` request: every change of `changes` ({key: value}; None: none)
+        checked first, then all made, saved once and announced in one `config` event
+        (control/configure.configure_all: all or none); (True, {"settings", "next_terms"})
+        or (False, bad_args) and nothing changed."""
+        from control.configure import configure_all, next_terms
+
         if changes:
-            from model.settings import Settings
-
-            scratch = Settings(self.settings.levels)
-            for key in changes:
-                try:
-                    scratch.set(key, changes[key])
-                except Exception as exc:
-                    return False, err("bad_args", str(exc)[:80])
-            from control.configure import configure_all
-
             ok, out = configure_all(self, [(key, changes[key]) for key in changes])
             if not ok:
                 return ok, out
             self.settings_changed(now_ms)
-        from control.configure import next_terms
-
         return True, {"settings": self.settings.as_dict(), "next_terms": next_terms(self)}
 
     def settings_changed(self, now_ms):
