@@ -28,11 +28,12 @@ TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "applicat
          ".json": "application/json", ".html": "text/html; charset=utf-8",
          ".css": "text/css", ".png": "image/png"}
 # The strong level's look-ahead budget in the page: evaluations a choice may spend (the
-# board's own: 2,400, gammon/opponent.py). Its kernels as plain bytecode in a browser take
-# ~2 ms an evaluation (viper on an RP2040: ~0.3 ms), so a look-ahead (~550 evaluations a
-# candidate, two candidates at least to change a choice) would take seconds: by default it is
+# board's own: 2,400, gammon/opponent.py). Its kernels as plain bytecode in headless
+# Chromium take ~0.56 ms an evaluation (bench/web_bench.py --budget board: 953 ms a move for
+# 1,695 evaluations, quiet machine), so a look-ahead (~550 evaluations a candidate, two
+# candidates at least to change a choice) would pass the page's 0.5 s: by default it is
 # dropped and the 0-ply ranking decides (docs/opponent.md: a look-ahead that would pass the
-# budget is dropped), a strong move in ~0.1 s. `--budget board` gives the board's own.
+# budget is dropped), a strong move in ~15 ms. `--budget board` gives the board's own.
 WEB_BUDGET = 1
 
 
