@@ -12,27 +12,42 @@
 # steps (bench/board_bench.py counts those that do: gc_in_steps). soon() asks for a
 # collection in the next idle step whatever the growth: the board's player wants a clean heap
 # before a choice (gammon/opponent.py's first slice) and gets it between two frames.
+# Looking at the heap is not free either: gc.mem_alloc() scans the whole allocation table,
+# ~3 ms of a Pico's (make chip's profile: 60% of the board's thinking went there when every
+# idle step looked), so an idle step looks only when the heap could be due by then: after a
+# look, the next waits for half the steps the growth since the last collection, at its rate
+# so far, would take to reach `limit`, at most `every` (8) steps; at once after soon(), and
+# every step once the heap is nearly full.
 # `gc` comes in through the constructor (the module on MicroPython, a fake in tests).
 # (Few new names: each is a qstr in the board's heap, and its pool is nearly full.)
 from kernels.compat import const
 
 _EVERY = const(32)  # an idle collection after a 32nd of the heap (~6 KB on a Pico's 190 KB)
 _SAFETY = const(16)  # MicroPython's own after 16 times that allocated (half the heap)
+_ASK_EVERY = const(8)  # idle steps between two looks at the heap, at most
+_SINCE_MAX = const(256)  # steps since a collection, counted up to this (a smaller count only
+# shortens the wait; the products stay small ints on a 32-bit board)
 
 
 class Collector:
     """The heap's collections in idle time, after `limit` bytes of growth."""
 
-    def __init__(self, gc, limit=0, start=True):
+    def __init__(self, gc, limit=0, start=True, every=_ASK_EVERY):
         """`start` False: made before the firmware is loaded, started by start() after it
-        (app.build: its first collection then packs what was loaded)."""
+        (app.build: its first collection then packs what was loaded). `every`: idle steps
+        between two looks at the heap at most (1: every step)."""
         self.gc = gc
+        self.every = every
+        self.wait = 1  # idle steps from the last look to the next
+        self.steps = 0  # idle steps since the last look
+        self.since = 0  # idle steps since the last collection
         # due() asks gc.mem_alloc() alone: each of mem_alloc and mem_free scans the whole
         # allocation table (gc_info), ~3 ms on a Pico's 240 KB heap, once a 20 ms frame
         # (make chip's profile); the heap's size never changes, so the free part is the rest
         self.heap = gc.mem_alloc() + gc.mem_free()
         self.limit = limit
         self.base = 0  # the heap in use after the last collection
+        self.gc_used = 0  # the heap in use at the last look
         if start:
             self.start()
 
@@ -48,6 +63,8 @@ class Collector:
         gc = self.gc
         gc.collect()  # also starts MicroPython's threshold count again
         self.base = gc.mem_alloc()
+        self.since = 0
+        self.wait = 1
 
     def soon(self):
         """A collection in the next idle step, whatever the heap's growth (a choice's start:
@@ -58,15 +75,34 @@ class Collector:
         """Whether a collection is asked for, the heap grew enough since the last one, or
         it is nearly full."""
         gc = self.gc
-        used = gc.mem_alloc()
+        used = self.gc_used = gc.mem_alloc()
         if used < self.base:  # MicroPython collected by itself since (inside some step)
             self.base = used
+            self.since = 0
         return used - self.base >= self.limit or self.heap - used < self.limit
 
     def idle(self):
-        """The idle part of a frame (App's render task, once a frame): collects when due;
-        True when it did."""
-        if not self.due():
+        """The idle part of a frame (App's render task, once a frame): collects when due,
+        looking at the heap only when it could be (see above); True when it collected."""
+        self.steps += 1
+        if self.since < _SINCE_MAX:
+            self.since += 1
+        if self.steps < self.wait and self.base >= 0:
             return False
-        self.collect()
-        return True
+        self.steps = 0
+        if self.due():
+            self.collect()
+            return True
+        self._plan()
+        return False
+
+    def _plan(self):
+        """The steps to the next look: half of those the growth since the last collection,
+        at its rate so far, needs to reach `limit`; 1 when the heap is nearly full."""
+        used = self.gc_used
+        grown = used - self.base
+        if self.heap - used < 2 * self.limit:
+            self.wait = 1
+            return
+        wait = (self.limit - grown) * self.since // (2 * grown + 2)
+        self.wait = 1 if wait < 1 else (wait if wait < self.every else self.every)

@@ -53,7 +53,7 @@ class FakeGc:
 
 def test_collects_once_the_heap_grew_by_a_share_of_it():
     g = FakeGc()
-    c = Collector(g)
+    c = Collector(g, every=1)
     assert g.collects == 1  # the first: what was loaded lies packed
     assert c.limit == HEAP // 32
     assert g.thr == 16 * c.limit  # MicroPython's own: a safety net at half the heap
@@ -67,7 +67,7 @@ def test_collects_once_the_heap_grew_by_a_share_of_it():
 def test_a_frame_asks_the_heap_once():
     # gc.mem_alloc() and gc.mem_free() each scan the whole allocation table on the board
     g = FakeGc()
-    c = Collector(g)
+    c = Collector(g, every=1)
     calls = []
     g.mem_free = lambda: calls.append("free") or g.heap - g.used
     g.mem_alloc = lambda: calls.append("alloc") or g.used
@@ -75,15 +75,64 @@ def test_a_frame_asks_the_heap_once():
     assert calls == ["alloc"]
 
 
+def _counting(g):
+    looks = []
+    g.mem_alloc = lambda: looks.append(1) or g.used
+    return looks
+
+
+def test_a_heap_that_does_not_grow_is_looked_at_one_idle_step_in_eight():
+    # each look scans the allocation table (~3 ms on a Pico): not every frame, not every
+    # think slice
+    g = FakeGc()
+    c = Collector(g)
+    looks = _counting(g)
+    for _ in range(33):
+        assert not c.idle()
+    assert len(looks) == 5  # steps 1, 9, 17, 25, 33
+    c.soon()
+    assert c.idle() and g.collects == 2  # the choice's collection is not kept waiting
+
+
+def test_a_growing_heap_is_collected_by_the_step_after_it_is_due_whatever_its_rate():
+    for rate in (1, 7, 50, 333, 1000, 2047, 2048, 5000):
+        g = FakeGc()
+        c = Collector(g)
+        looks = _counting(g)
+        most = 0
+        steps = 4 * c.limit // rate + 20  # a few collections' worth
+        for _ in range(steps):
+            g.alloc(rate)
+            most = max(most, g.used - g.live)
+            c.idle()
+        # the growth is seen at most one step late, and the heap looked at less often the
+        # slower it grows
+        assert most <= c.limit + rate, (rate, most)
+        assert g.collects >= 4
+        if rate <= 50:
+            assert len(looks) < steps // 3, (rate, len(looks))
+
+
+def test_a_nearly_full_heap_is_looked_at_every_step():
+    g = FakeGc(live=HEAP - 2 * (HEAP // 32) + 100)  # less than twice `limit` free
+    c = Collector(g)
+    looks = _counting(g)
+    for _ in range(10):
+        assert not c.idle()
+    assert len(looks) == 10
+    g.alloc(2000)  # now less than `limit` is free
+    assert c.idle()
+
+
 def test_a_nearly_full_heap_is_collected_at_once():
     g = FakeGc(live=HEAP - 1000)
-    c = Collector(g, limit=4000)
+    c = Collector(g, limit=4000, every=1)
     assert c.idle() and g.collects == 2  # less than `every` free: every idle step collects
 
 
 def test_a_collection_of_micropythons_own_starts_the_count_again():
     g = FakeGc()
-    c = Collector(g)
+    c = Collector(g, every=1)
     g.alloc(c.limit - 10)
     g.collect()  # inside some step, by MicroPython's threshold or a full heap
     g.alloc(100)
@@ -268,7 +317,7 @@ def test_the_simulator_paces_an_idle_collection_at_its_own_board_cost():
         app = PacedApp(
             Pace(180, clock, clock.block, GC_FACTORS["pico"]),
             pico, "full", ctl, Renderer(pico, FakeStrip(pico.LED_COUNT)), DirectKeys({}),
-            collector=Collector(g, limit=4000),
+            collector=Collector(g, limit=4000, every=1),
         )
         g.alloc(4000)
         assert app.collect()
@@ -277,3 +326,4 @@ def test_the_simulator_paces_an_idle_collection_at_its_own_board_cost():
         assert len(clock.blocked) == 1 and app.pace.depth == 0
     finally:
         fakes.rmtree(root)
+
