@@ -17,13 +17,12 @@ def _drop(event):
     pass
 
 
-def _plays(position, dice, playing):
+def _plays(position, dice):
     """The legal plays of `dice` in `position` in notation, one at a time (report.play_texts
     writes each play's notation at once)."""
-    if playing:
-        from control.report import play_texts  # (loaded already: it made the reply)
+    from control.report import play_texts  # (loaded already: it made the reply)
 
-        yield from play_texts(position, dice)
+    yield from play_texts(position, dice)
 
 
 class Controller:
@@ -323,9 +322,14 @@ class Controller:
 
     def plays(self):
         """The legal plays of the position and dice now in notation, one at a time (the
-        `state` reply's, written a piece at a time: what the request saw, however late)."""
+        `state` reply's, written a piece at a time: what the request saw, however late);
+        none to play: an empty list, so that the reply is one plain line, made by one
+        json.dumps (streamed, its head took four and its writer many steps: on a Pico
+        each new string is a walk of the qstr pools)."""
         g = self.game
-        return _plays(g.position, g.dice, g.phase == MOVE or g.phase == DONE)
+        if g.phase != MOVE and g.phase != DONE:
+            return []
+        return _plays(g.position, g.dice)
 
     def history_dict(self, listed=True):
         """The protocol's `history` reply; `listed` False: "turns" is a generator."""
