@@ -157,6 +157,9 @@ GROUP_HEAP["test_bearoff"] = "96K"
 # test_features: the contact inputs' 4 KB escape table and their float reference, whose floats
 # fragment a 64 KB heap for the rules tests that follow (test_moves failed after it)
 OWN_PROCESS += ("test_features",)
+# test_features_native: both 4 KB escape tables (the kernel's and the reference's) and both
+# modules, the move generator for its positions
+OWN_PROCESS += ("test_features_native",)
 # rules: test_moves ranks the 2,226 plays of the worst position with a copy of their bits
 # beside them; at 64 KB it was at its edge (62-63 KB failed on 2026-12-03) and passed or not
 # with the length of the folder's path; the notation writer and Position ID reader of

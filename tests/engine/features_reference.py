@@ -1,6 +1,8 @@
 # The contact inputs of gammon/features.py in floating point, written from their definitions
 # again (each checker and each of the 36 rolls one by one, no masks, no tables), for the
-# tests to hold the integer encoder to, under CPython and MicroPython alike.
+# tests to hold the integer encoder to, under CPython and MicroPython alike. Each is what GNU
+# Backgammon's eval.c computes (its CalculateHalfInputs), with gnubg's rounding where it
+# rounds (the spread's mean and mean square, rounded up).
 
 
 def _held(side, j):
@@ -31,34 +33,27 @@ def side_inputs(me, opp):
     out = [min(off, 5) / 5, min(max(off - 5, 0), 5) / 5, max(off - 10, 0) / 5]
     if theirs:
         rear = 23 - max(theirs)  # their rearmost checker in my numbering
-        out.append(sum(i - rear for i in checkers if i > rear) / 167)
+        out.append(sum(i - rear + 1 for i in checkers if i > rear) / 167)  # to pass it
     else:
         out.append(0.0)
     back = max(checkers) if checkers else 0
     out.append(back / 24)
     anchors = [i for i in range(24) if me[i] >= 2]
     out.append((max(anchors) + 1) / 24 if anchors else 0.0)
-    fwd = 2.0
-    for i in list(range(18, 24)) + list(range(12, 18)):
-        if me[i] >= 2:
-            fwd = (24 - i) / 6
-            break
-    out.append(fwd)
-    out.append(escapes(me, opp, back) / 36 if checkers else 1.0)
+    home = [24 - i for i in range(18, 24) if me[i] >= 2]  # the opponent's points held
+    outfield = [24 - i for i in range(12, 18) if me[i] >= 2]
+    out.append(max(home) / 6 if home else min(outfield) / 6 if outfield else 2.0)
     rearmost = max(theirs) if theirs else -1
-    held = [escapes(opp, me, j) for j in range(15, 24)]
-    a = min([held[j - 15] for j in range(15, 24) if j <= rearmost] or [36])
-    c = min(held)
+    out.append(escapes(opp, me, rearmost) / 36)  # their back checker past my points
+    a = min([escapes(opp, me, j) for j in range(15, 25) if j <= rearmost] or [36])
+    c = min(escapes(opp, me, j) for j in range(15, 24))
     out += [1 - a / 36, (1 - a / 36) ** 2, 1 - c / 36, (1 - c / 36) ** 2]
     out.append(sum(escapes(me, opp, i) * (i - 5) for i in checkers if i >= 6) / 3600)
-    if checkers:
-        mean = sum(i + 1 for i in checkers) / len(checkers)
-        beyond = [(i + 1 - mean) ** 2 for i in checkers if i + 1 > mean]
-        out.append(sum(beyond) / len(beyond) / 400 if beyond else 0.0)
-    else:
-        out.append(0.0)
+    mean = -(-sum(checkers) // len(checkers)) if checkers else 0  # indices, rounded up
+    beyond = [(i - mean) ** 2 for i in checkers if i > mean]
+    out.append(-(-sum(beyond) // len(beyond)) / 400 if beyond else 0.0)
     closed = sum(1 for j in range(6) if opp[j] >= 2)
-    out.append((closed / 6) ** 2)
+    out.append(1 - (1 - closed / 6) ** 2)
     points = sum(1 for i in range(18, 24) if me[i] >= 2)
     there = sum(me[18:25])
     out.append((there - 3) / 4 if points >= 2 else 0.0)
