@@ -472,11 +472,13 @@ def test_deploy_compiles_and_plans_mpremote(tmp_path, capsys):
     with open(os.path.join(build, "link", "protocol.mpy"), "rb") as f:
         assert f.read(1) == b"M"  # an .mpy header
     cmds = deploy.commands("/dev/ttyACM0", build, made, "mpremote")
-    top = sorted({m.split("/")[0] for m in made})
+    top = sorted({m.split("/")[0] for m in made} - {"bearoff.bin"})  # the table goes last
     assert "weights.bin" in top and "'weights.py'" not in cmds[0][5]
     board = ["mpremote", "connect", "/dev/ttyACM0", "resume"]
     assert cmds[1] == board + ["fs", "cp", "-r", *top, ":"]
-    assert cmds[2] == board + ["reset"]
+    assert cmds[2] == board + ["exec", deploy.ROOM_CODE]  # sized to the room left (below)
+    assert cmds[3] == board + ["fs", "cp", "bearoff.bin", ":"]
+    assert cmds[4] == board + ["reset"]
     assert cmds[0][:5] == board + ["exec"]
     assert "'link/protocol.py'" in cmds[0][5] and "'controller.mpy'" in cmds[0][5]
     assert "'main.py'" not in cmds[0][5]

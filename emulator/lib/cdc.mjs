@@ -133,8 +133,13 @@ export class CdcLink {
     this.usb.endpointReadDone(this.cdc.outEndpoint, chunk);
   }
 
-  /** The chip is gone (a reset): what it had armed is void; the host's bytes wait. */
+  /** The chip is gone (a reset): what it had armed is void, and so are the host's bytes it
+   * had not taken, as a real USB reset drops them (mpremote's last bytes after its `reset`,
+   * a Ctrl-B, reached the next chip's firmware at the head of the host's first request:
+   * bad_json); what the host sends from now on waits for the next chip. */
   detach() {
+    this.queue = [];
+    this.queued = 0;
     this.usb = null;
     this.cdc = null;
     this.pending = 0;

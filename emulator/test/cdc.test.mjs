@@ -61,3 +61,19 @@ test("a reset voids the chip's armed transfer; the host's bytes wait for the nex
   second.usb.onEndpointRead(2, 64);
   assert.deepEqual(second.usb.done, [[2, 'ab']]);
 });
+
+test("the bytes the chip had not taken when it reset are lost, as on a real USB reset", () => {
+  const link = new CdcLink(() => 0);
+  const first = fakeUsb();
+  link.attach(first.usb, first.cdc);
+  first.cdc.onDeviceConnected();
+  link.fromHost(Buffer.from('\r\x02')); // nothing armed: they wait in the queue...
+  assert.deepEqual(first.usb.done, []);
+  link.detach(); // ... and go with the chip
+  link.fromHost(Buffer.from('{"cmd":"hello"}\n'));
+  const second = fakeUsb();
+  link.attach(second.usb, second.cdc);
+  second.cdc.onDeviceConnected();
+  second.usb.onEndpointRead(2, 64);
+  assert.deepEqual(second.usb.done, [[2, '{"cmd":"hello"}\n']]);
+});

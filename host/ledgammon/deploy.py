@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 
 from . import resources
 from .errors import DeployError
@@ -162,6 +163,7 @@ def _cleanup_code(made: list[str]) -> str:
     modules of the former flat layout."""
     stale = [m[:-4] + ".py" for m in made if m.endswith(".mpy")]
     stale += [n + ext for n in FORMER for ext in (".py", ".mpy")]
+    stale.append(TABLE)  # the old table's room counts when the new one is sized
     return (
         "import os\n"
         "for f in %r:\n"
@@ -172,21 +174,85 @@ def _cleanup_code(made: list[str]) -> str:
     )
 
 
+# The bear-off table goes last, sized to the room the code leaves: on a stock Pico the
+# filesystem (1,408 KB) holds the code's ~110 files in whole 4 KB blocks and not the whole
+# table of 15 checkers (1,029 KB) beside them (make chip found "No space left on device").
+# A table of fewer checkers is the same table's start (gammon/bearoff.py): its boards
+# are played by it, the others by the network. RESERVE_BLOCKS stay free for the saves
+# (written beside the old one, then renamed) and littlefs's own copies.
+ROOM_CODE = "import os\ns = os.statvfs('/')\nprint('room', s[0], s[3])\n"
+RESERVE_BLOCKS = 24
+
+
 def commands(
     port: str, build: str, made: list[str], mpremote: str = "mpremote"
 ) -> list[list[str]]:
     """The mpremote command lines that install `made` (files in `build`) on the board.
 
-    Run with cwd=build: the top-level names are copied to the board's root (folders with -r),
-    then the board is reset so the new main.py starts.
+    Run with cwd=build: the code's top-level names are copied to the board's root (folders
+    with -r); the board says its filesystem's room (ROOM_CODE), the bear-off table is copied
+    (deploy() first sizes it to that room: fit_table), then the board is reset so the new
+    main.py starts.
     """
-    top = sorted({m.split(os.sep)[0] for m in made})
+    top = sorted({m.split(os.sep)[0] for m in made} - {TABLE})
     board = [mpremote, "connect", port, "resume"]
-    return [
+    out = [
         board + ["exec", _cleanup_code(made)],
         board + ["fs", "cp", "-r", *top, ":"],
-        board + ["reset"],
     ]
+    if TABLE in made:
+        out += [board + ["exec", ROOM_CODE], board + ["fs", "cp", TABLE, ":"]]
+    return out + [board + ["reset"]]
+
+
+def parse_room(text: str) -> tuple[int, int] | None:
+    """(block size, free blocks) from ROOM_CODE's output, None when it printed no such line."""
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "room" and parts[1].isdigit() and parts[2].isdigit():
+            return int(parts[1]), int(parts[2])
+    return None
+
+
+def fit_table(block: int, free: int, size_of: Callable[[int], int]) -> int:
+    """The most checkers (15 down to 1) whose table (`size_of(n)` bytes) fits in `free`
+    blocks of `block` bytes with RESERVE_BLOCKS to spare, 0 when none does."""
+    from .train.bearoff_table import CHECKERS
+
+    for n in range(CHECKERS, 0, -1):
+        if -(-size_of(n) // block) + 1 + RESERVE_BLOCKS <= free:
+            return n
+    return 0
+
+
+def _sized_table(build: str, answer: str) -> str:
+    """Makes BUILD's table the one that fits the room the board said (`answer`, ROOM_CODE's
+    output) and says which; returns a line for the user."""
+    room = parse_room(answer)
+    if room is None:
+        raise DeployError("the board did not say its filesystem's room (%r)" % answer[-200:])
+    from .train.bearoff_table import CHECKERS, ensure
+
+    parent = os.path.dirname(os.path.abspath(build))
+
+    def table_path(n: int) -> str:
+        return os.path.join(parent, TABLE if n == CHECKERS else "bearoff-%d.bin" % n)
+
+    def size_of(n: int) -> int:
+        return os.path.getsize(ensure(table_path(n), n))
+
+    n = fit_table(room[0], room[1], size_of)
+    dest = os.path.join(build, TABLE)
+    if n == 0:
+        os.remove(dest)
+        return ("the bear-off table does not fit this board's filesystem (%d KB free): the "
+                "network plays the bear-offs" % (room[0] * room[1] // 1024))
+    shutil.copyfile(table_path(n), dest)
+    if n == CHECKERS:
+        return "bear-off table: all %d checkers" % n
+    return ("bear-off table: up to %d checkers (%d KB; the filesystem's %d KB free hold not "
+            "the whole table of %d): the network plays the bear-offs of more"
+            % (n, size_of(n) // 1024, room[0] * room[1] // 1024, CHECKERS))
 
 
 # A board whose MicroPython image has the firmware frozen in (firmware/manifest.py, built as
@@ -274,10 +340,11 @@ def frozen_commands(
 
 def deploy(
     port: str, board: str = "pico", build: str = "build", dry_run: bool = False,
-    frozen: bool = False,
+    frozen: bool = False, mpremote: str | None = None,
 ) -> None:
     """Compiles into BUILD/firmware-BOARD and installs it on the board on `port`; `frozen`:
-    the board's image holds the firmware, so only main.py and the weights are installed."""
+    the board's image holds the firmware, so only main.py and the weights are installed.
+    `mpremote`: the tool to run (by default the venv's, else PATH's)."""
     if frozen:
         out = os.path.join(build, "frozen-" + board)
         made = stage_frozen(out)
@@ -286,22 +353,33 @@ def deploy(
         out = os.path.join(build, "firmware-" + board)
         made = compile_firmware(out, board)
         print("compiled %d files into %s" % (len(made), out))
-    tool = "mpremote" if dry_run else _tool("mpremote")
+    tool = mpremote or ("mpremote" if dry_run else _tool("mpremote"))
     cmds = frozen_commands(port, made, tool) if frozen else commands(port, out, made, tool)
     for i, cmd in enumerate(cmds):
-        shown = " ".join(a if "\n" not in a else "'<cleanup>'" for a in cmd)
+        room = cmd[-1] == ROOM_CODE
+        shown = " ".join(a if "\n" not in a else ("'<room>'" if room else "'<cleanup>'")
+                         for a in cmd)
         print("$ (cd %s && %s)" % (out, shown))
         if dry_run:
             continue
-        proc = subprocess.run(cmd, cwd=out)
-        if proc.returncode != 0 and frozen and i == 0:
+        if cmd[-2:] == [TABLE, ":"] and not os.path.exists(os.path.join(out, TABLE)):
+            continue  # no table fits: nothing to copy
+        if room:
+            said = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+            if said.returncode == 0:
+                print(_sized_table(out, said.stdout))
+                continue
+            returncode = said.returncode
+        else:
+            returncode = subprocess.run(cmd, cwd=out).returncode
+        if returncode != 0 and frozen and i == 0:
             raise DeployError(
                 "the board on %s has no ledgammon firmware frozen into its MicroPython (or "
                 "did not answer): flash the image built with firmware/manifest.py first "
                 "(hardware/README.md), or deploy without --frozen; nothing was removed" % port
             )
-        if proc.returncode != 0:
+        if returncode != 0:
             raise DeployError(
                 "mpremote failed (exit code %d): is the board on %s and not in use by another "
-                "program?" % (proc.returncode, port)
+                "program?" % (returncode, port)
             )
