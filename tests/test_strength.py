@@ -3,7 +3,6 @@ legality, the referee and the points accounting of games played by the real Micr
 
 import os
 import random
-import sys
 
 import gen_oracle as go
 import gnubg
@@ -11,24 +10,13 @@ import pytest
 from gammon import Position, legal_plays
 from gammon.match import Match
 from gammon.matchid import decode
+from mpytools import ROOT
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
-sys.path.insert(0, BENCH)
-
-from board_agent import Agent, BoardPlayer, build  # noqa: E402
-from match import play_game, referee, summarise  # noqa: E402
-from players import (  # noqa: E402
-    GnubgPlayer,
-    HeuristicPlayer,
-    IllegalPlay,
-    heuristic_score,
-    money_equity,
-)
-from strength import CUBE_SEED, SEEDS, counts, in_pairs, play_pairing  # noqa: E402
-from strength_build import build_at  # noqa: E402
-from strength_calib import TUNE_SEEDS  # noqa: E402
-from strength_calib import judge as judge_rows  # noqa: E402
-from strength_cube import (  # noqa: E402
+from bench.strength.board_agent import Agent, BoardPlayer, build
+from bench.strength.build import build_at
+from bench.strength.calib import TUNE_SEEDS
+from bench.strength.calib import judge as judge_rows
+from bench.strength.cube import (
     BoardCubePlayer,
     CubeAgent,
     Decision,
@@ -36,10 +24,19 @@ from strength_cube import (  # noqa: E402
     money_game,
     play_cube_game,
 )
-from strength_gnubg import CubeAnalysis, Gnubg, GnubgCubePlayer, match_id  # noqa: E402
-from strength_judge import arises, errors, judge  # noqa: E402
+from bench.strength.cubeful import CubeAnalysis, Gnubg, GnubgCubePlayer, match_id
+from bench.strength.judge import arises, errors, judge
+from bench.strength.match import play_game, referee, summarise
+from bench.strength.players import (
+    GnubgPlayer,
+    HeuristicPlayer,
+    IllegalPlay,
+    heuristic_score,
+    money_equity,
+)
+from bench.strength.run import CUBE_SEED, SEEDS, counts, in_pairs, play_pairing
 
-WEIGHTS = os.path.join(os.path.dirname(BENCH), "firmware", "weights.bin")
+WEIGHTS = os.path.join(ROOT, "firmware", "weights.bin")
 WORST = [("AAAA/3+UUkpJKQ", (1, 1)), ("d7cNAABUqqqqAA", (1, 1))]
 
 
@@ -466,7 +463,7 @@ def test_matches_are_played_with_the_network_that_plays_them(agent_dir, tmp_path
     the figures say which."""
     import json
 
-    from strength import main
+    from bench.strength.run import main
 
     out = tmp_path / "strength.json"
     argv = ["--pairings", "", "--cube-money", "2", "--cube-matches", "2", "--cube-decisions",
