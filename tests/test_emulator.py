@@ -1,4 +1,4 @@
-"""The emulated Pico (emulator/, host/ledgammon/chip.py, bench/chip.py) where neither the
+"""The emulated Pico (emulator/, host/ledgammon/chip.py, bench/chip/run.py) where neither the
 Pico's MicroPython image nor the RP2040 bootrom exists (CI): the runner's pieces against
 fakes (node's own test runner: the USB CDC bridge, flash persistence, the bootrom's flash
 routines, the buttons and pulls, the strip's frames, the heap), and every entry point

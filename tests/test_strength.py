@@ -174,7 +174,7 @@ def test_counts_scale_and_stay_even():
 
 def test_reported_seeds_are_not_the_tuning_seed():
     assert 1 not in SEEDS and len(SEEDS) >= 3 and CUBE_SEED not in SEEDS
-    # nor those the money cube's rules were fitted on (bench/strength_calib.py)
+    # nor those the money cube's rules were fitted on (bench/strength/calib.py)
     assert not set(TUNE_SEEDS) & set(SEEDS) and CUBE_SEED not in TUNE_SEEDS
 
 
@@ -232,7 +232,7 @@ def test_a_game_between_the_two_levels(agent_dir):
     _check_accounting([r])
 
 
-# --- with the cube (bench/strength_cube.py, strength_gnubg.py, strength_judge.py)
+# --- with the cube (bench/strength/cube.py, cubeful.py, judge.py)
 
 DOUBLE_PASS = "cHd3AAC4uzsAAA"  # a race, 90 pips to 105: gnubg doubles, the other should pass
 
@@ -431,7 +431,7 @@ def test_the_agent_is_built_from_a_commit(tmp_path):
 
 
 def test_the_offline_judge_counts_what_arises_and_what_it_costs():
-    """bench/strength_calib.py's judge on hand-made rows: a take always counts, a double only
+    """bench/strength/calib.py's judge on hand-made rows: a take always counts, a double only
     when made or close at gnubg 0-ply; the loss is against the 2-ply best, by kind and class."""
     centred = match_id(Match(0), 0)
     start = Position.start().position_id()

@@ -2,7 +2,7 @@
 #
 #   MICROPYPATH=.frozen:DIR micropython -X heapsize=4096K -m heap_modules
 #
-# DIR is bench/targets.py's deploy tree (the firmware as `make deploy` compiles it, with
+# DIR is bench/board/targets.py's deploy tree (the firmware as `make deploy` compiles it, with
 # board_bench beside it). One game of board_bench's heap mode, every import of it measured in
 # heap: each module's own share (its code, its qstrs, what its import allocates; a module's
 # imports counted apart), then what stays in use after the imports, with the app built, at
@@ -108,7 +108,7 @@ def main():
         del rig
     finally:
         builtins.__import__ = _import
-    micropython.qstr_info()  # its line (n_qstr=..., n_total_bytes=...): bench/targets.py reads it
+    micropython.qstr_info()  # its line (n_qstr=..., n_total_bytes=...): targets.py reads it
     table = sorted(((_own[m], m) for m in _order), reverse=True)
     out = {
         "modules": [[m, n] for n, m in table],

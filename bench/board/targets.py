@@ -2,8 +2,8 @@
 
 The firmware is compiled as `make deploy` compiles it (firmware/ and native/ into one root,
 weights.bin beside them; for this machine's CPU instead of the board's) and run by the
-MicroPython unix port: bench/board_bench.py measures it in-process, bench/unread_bench.py
-runs the simulator with a host that stops reading.
+MicroPython unix port: bench/board/board_bench.py measures it in-process,
+bench/link/unread_bench.py runs the simulator with a host that stops reading.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def smallest_heap(
 
 
 def heap_modules(tree: str) -> dict:
-    """bench/heap_modules.py's account of one game's heap, module by module (unix port)."""
+    """bench/board/heap_modules.py's account of one game's heap, module by module (unix port)."""
     env = dict(os.environ, MICROPYPATH=RUN_PATH)
     cmd = [MICROPYTHON, "-X", "heapsize=4096K", "-m", "heap_modules"]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tree, timeout=600)

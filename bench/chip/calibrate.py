@@ -1,9 +1,9 @@
-"""The proxy beside the instrument: bench/chip.py's money game and round trips played on the
+"""The proxy beside the instrument: bench/chip/run.py's money game and round trips played on the
 unix-port simulator at the Pico's speed (`ledgammon sim --board-timing pico`), timed by this
 machine's clock, so bench/README.md can set its figures against the emulated RP2040's
 (build/chip.json) and `--board-timing pico` be calibrated on them.
 
-    python bench/chip_calibrate.py [--timing pico] [--out build/chip-unix.json]
+    python -m bench.chip.calibrate [--timing pico] [--out build/chip-unix.json]
 """
 
 from __future__ import annotations

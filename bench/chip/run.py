@@ -11,7 +11,7 @@ allocation table at each collection (emulator/lib/heap.mjs). Writes build/chip.j
 ms) and prints a table; a scenario that cannot finish leaves its figures so far and
 `*_complete` false.
 
-    python bench/chip.py --stock STOCK.uf2 --frozen FROZEN.uf2 --bootrom BOOTROM.bin
+    python -m bench.chip --stock STOCK.uf2 --frozen FROZEN.uf2 --bootrom BOOTROM.bin
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Serial link figures: request round trips per second over the simulator's pty, beside a bare
 pty echo measured in the same run, and whole games per second played through the link.
 
-    python bench/serial_bench.py [--json] [--seconds S]
+    python -m bench.link.serial_bench [--json] [--seconds S]
 
 Every figure uses the same client code (ledgammon.transport, pyserial) on a fresh pty:
 - `cat` echoing lines: the pty and the client alone, the ceiling;

@@ -1,6 +1,6 @@
 """A host that sends and never reads: does the board's own game slow down? (issue 11)
 
-    python bench/unread_bench.py [--seconds S] [--requests N] [--pace MS] [--board-timing T]
+    python -m bench.link.unread_bench [--seconds S] [--requests N] [--pace MS] [--board-timing T]
 
 Runs the simulator (the firmware under the MicroPython unix port on a pty) with the board
 playing both sides, twice from the same seed: once while the host sends N `hello` requests

@@ -5,7 +5,7 @@ in play), the board's choice at each level with the network alone and with the
 bear-off table (gammon/endgame.py); what each choice loses against gnubg's best play, by
 gnubg's own equities, and the time the choices took (CPython: relative figures only).
 
-Usage: python bench/bearoff_judge.py [POSITIONS] [SEED] [WEIGHTS] [TABLE]
+Usage: python -m bench.opponent.bearoff_judge [POSITIONS] [SEED] [WEIGHTS] [TABLE]
 (defaults 400, 1, firmware/weights.bin, build/bearoff.bin; a missing table is made).
 """
 

@@ -1,4 +1,4 @@
-# The board's own player for bench/strength.py: the firmware's Opponent, run by MicroPython.
+# The board's own player for bench/strength/run.py: the firmware's Opponent, run by MicroPython.
 #
 #   MICROPYPATH=DIR micropython -m agent_mp WEIGHTS     (DIR: firmware/gammon, this, chance)
 #
@@ -11,7 +11,7 @@
 # control/plan.py); a firmware without that module plays money play's. "score" is answered
 # "score" when it has it, "money" when not. Ends at the end of its input.
 #
-# Cube decisions (bench/strength_cube.py): "double POSITION_ID MATCH_ID LEVEL [interim]" (the
+# Cube decisions (bench/strength/cube.py): "double POSITION_ID MATCH_ID LEVEL [interim]" (the
 # player on roll, before rolling: does it double?) and "take POSITION_ID MATCH_ID LEVEL
 # [interim]" (the player on roll doubles: does the other take?), the position with the
 # player on roll (the doubler) first and gnubg's Match ID before the double; answered

@@ -2,7 +2,8 @@
 
 The unix port runs the real firmware code (gammon.opponent over kernels.net, viper and all),
 precompiled with mpy-cross as the board loads it; CPython's stand-ins for the viper code
-would be far too slow for the strong level's look-ahead. bench/agent_mp.py is the other end.
+would be far too slow for the strong level's look-ahead. bench/strength/agent_mp.py is the
+other end.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ AGENT_SOURCES = (
     os.path.join(ROOT, "bench", "strength", "agent_mp.py"),
     os.path.join(ROOT, "bench", "opponent", "chance.py"),
 )
-HEAP = "1M"  # roomy: the heap the opponent needs is bench/opponent_bench.py's business
+HEAP = "1M"  # roomy: the heap the opponent needs is bench/opponent/opponent_bench.py's business
 
 
 def build(dest: str) -> list[str]:
@@ -73,8 +74,8 @@ class Agent:
     def ask(
         self, position: Position, dice: tuple[int, int], level: str, seed: int, mid: str = ""
     ) -> str:
-        """The agent's reply line to a request for its play (see bench/agent_mp.py); `mid`,
-        a Match ID, has it play at that match's score."""
+        """The agent's reply line to a request for its play (see bench/strength/agent_mp.py);
+        `mid`, a Match ID, has it play at that match's score."""
         text = "%s %d %d %s %d" % (position.position_id(), dice[0], dice[1], level, seed)
         return self.request(text + " " + mid if mid else text)
 

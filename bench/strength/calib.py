@@ -1,10 +1,10 @@
 """The data behind gammon/cube_money.py's rules and margins, and an offline judge to try a rule
 on it in seconds instead of hours of games (docs/opponent.md, "Tuning the money cube").
 
-  python bench/strength_calib.py selfplay N SEED FILE   positions of noisy gnubg 0-ply self-play
-  python bench/strength_calib.py games N SEED FILE      the board's cube decisions in N money
+  python -m bench.strength.calib selfplay N SEED FILE   positions of noisy gnubg 0-ply self-play
+  python -m bench.strength.calib games N SEED FILE      the board's cube decisions in N money
                                                         games against gnubg 0-ply (the agent)
-  python bench/strength_calib.py judge FILE...          the rules judged on those rows
+  python -m bench.strength.calib judge FILE...          the rules judged on those rows
 
 `--weights FILE` first: the rows of another network (firmware/weights.bin by default).
 
@@ -13,7 +13,7 @@ probabilities (out of 4096, as the board computes them), gnubg's 0-ply ones, gnu
 class, and gnubg's no double / double-take / double-pass at 0-ply and 2-ply cubeful at one or
 two cube states (money, Jacoby: self-play rows at a centred cube and at the roller's cube of
 2; game rows at the state the decision was met in). The judge counts decisions as
-bench/strength_judge.py does (every take; a double when the rule doubles or gnubg 0-ply finds
+bench/strength/judge.py does (every take; a double when the rule doubles or gnubg 0-ply finds
 it close) and prints the equity lost against gnubg 2-ply's best, by kind and class. Tune on
 TUNE_SEEDS only; the figures reported are `make strength`'s, on other seeds.
 """
@@ -104,7 +104,7 @@ def selfplay(n: int, seed: int, out: str) -> None:
 
 def games(n: int, seed: int, out: str) -> None:
     """Rows of every cube decision of the board's strong level in `n` money games (Jacoby)
-    against gnubg 0-ply, the firmware under MicroPython as bench/strength.py plays it."""
+    against gnubg 0-ply, the firmware under MicroPython as bench/strength/run.py plays it."""
     from kernels.net import Net
 
     from bench.strength.board_agent import build

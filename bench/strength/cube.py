@@ -4,7 +4,7 @@ The rules engine checks every play and gammon.match.Match (the board's own cube 
 the cube, the score, Crawford and the Jacoby rule. Before each roll but a game's first, the
 player on roll may double when Match.may_double allows; the other then takes or drops.
 Every cube decision the board makes is recorded, with the Position and Match IDs it was
-made in, for bench/strength_judge.py. Money games and matches come in pairs that throw the
+made in, for bench/strength/judge.py. Money games and matches come in pairs that throw the
 same dice, the board playing each seat once.
 """
 
@@ -44,7 +44,7 @@ class CubePlayer(Protocol):
 
 
 class CubeAgent(Agent):
-    """The MicroPython agent, asked any request line (bench/agent_mp.py)."""
+    """The MicroPython agent, asked any request line (bench/strength/agent_mp.py)."""
 
     def rule(self) -> str:
         """ "cube" (gammon/cube.py decides) or "interim" (the firmware has no such module)."""
@@ -68,7 +68,8 @@ class BoardCubePlayer:
         self, position: Position, dice: tuple[int, int], seed: int, match: Match, me: int
     ) -> Play | None:
         """In a match to points the request carries the Match ID, so the board's checker
-        play counts gammons at the score (bench/agent_mp.py); money play's is as before."""
+        play counts gammons at the score (bench/strength/agent_mp.py); money play's is as
+        before."""
         if not match.length:
             return self.checkers.choose(position, dice, seed)
         return self.checkers.choose(position, dice, seed, match_id(match, me))

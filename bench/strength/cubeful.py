@@ -1,4 +1,4 @@
-"""GNU Backgammon with the cube, for bench/strength_cube.py: its cubeful checker play and its
+"""GNU Backgammon with the cube, for bench/strength/cube.py: its cubeful checker play and its
 cube decisions at the match score, and its cube analysis at any depth to judge the board's.
 
 gnubg's Python bindings evaluate cubelessly (`evaluate` ignores a cubeful context) and their

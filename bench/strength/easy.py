@@ -2,18 +2,18 @@
 games against gnubg 0-ply, and an offline judge to try a rule on them in seconds
 (docs/opponent.md, "The easy level's cube").
 
-  python bench/strength_easy.py rows money|match N SEED FILE [COMMIT]
+  python -m bench.strength.easy rows money|match N SEED FILE [COMMIT]
       every cube decision the board's easy level meets in N money games or 7-point matches
       against gnubg 0-ply (the firmware of COMMIT, default 323d00f: issue 13's plain rule),
       with the network's probabilities and gnubg's 0-ply and 2-ply cube analyses
-  python bench/strength_easy.py judge FILE [MONEY_MARGIN,MATCH_MARGIN ...]
+  python -m bench.strength.easy judge FILE [MONEY_MARGIN,MATCH_MARGIN ...]
       never doubling, the plain rule, the strong level's rules and gammon/cube_easy.py (at
       its margins and at each pair given, in P and M) judged on those rows
 
 The judge counts every decision of a row file: the equity lost against gnubg 2-ply's best
 action (money: times the cube, per game; match: match winning chance, per match), the
 difference from never doubling game by game with its standard error, and the mean over the
-decisions that arise as bench/strength_judge.py counts them. Decisions judged one by one
+decisions that arise as bench/strength/judge.py counts them. Decisions judged one by one
 assume equal players afterwards: for the match margin, matches won decide (docs). Tune on
 TUNE_SEEDS only.
 """

@@ -1,4 +1,4 @@
-"""The board's cube decisions judged by GNU Backgammon 2-ply cubeful (bench/strength.py).
+"""The board's cube decisions judged by GNU Backgammon 2-ply cubeful (bench/strength/run.py).
 
 A decision counts when a cube decision arises: every double offered to the board (take or
 drop), every double the board makes, and each chance to double that gnubg 0-ply finds close

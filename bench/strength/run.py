@@ -2,7 +2,7 @@
 and a pip-count-and-blots heuristic, with points per game and their standard error.
 
 The board's side is the firmware's own Opponent running under the MicroPython unix port
-(bench/agent_mp.py); the host referees with the rules engine. Games are spread over --jobs
+(bench/strength/agent_mp.py); the host referees with the rules engine. Games are spread over --jobs
 processes, each with its own MicroPython agent; results depend on the seeds only.
 
 Each pairing is played on several seeds (--seeds), none of them the seed the strong level was

@@ -1,5 +1,5 @@
 """Games spread over worker processes, each with its own players (a MicroPython agent, gnubg),
-for bench/strength.py and its cube part: one place for the pool, its per-process players
+for bench/strength/run.py and its cube part: one place for the pool, its per-process players
 and their closing, so that a run over several processes repeats the one in this process;
 and their progress shown on a terminal."""
 

@@ -6,7 +6,7 @@
 - strong: the board's strong choice in the page's worker (its budget: `ledgammon web
   --budget`), on positions of a seeded game, the mean and the slowest, with the evaluations.
 
-    .venv/bin/python bench/web_bench.py [--budget N|board] [--moves N]
+    .venv/bin/python bench/web/web_bench.py [--budget N|board] [--moves N]
 
 Timings on a shared machine vary from run to run: the load average is printed with them.
 """
