@@ -76,7 +76,7 @@ sim: $(STAMP)
 	$(BIN)/ledgammon play
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench.run
 
 # The one-sided bear-off table the board plays bear-offs by (build/bearoff.bin, a few seconds;
 # generated, not kept in git: docs/opponent.md), and the module that freezes it into an image
@@ -89,7 +89,7 @@ bearoff: $(STAMP)
 # The board on its real chip: both images on the emulated RP2040, deployed and played to the
 # end over the link; build/chip.json and a table (bench/README.md). About an hour.
 chip: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python bench/chip.py $(if $(CHIP_STOCK),--stock $(CHIP_STOCK)) \
+	$(BIN)/python -m bench.chip $(if $(CHIP_STOCK),--stock $(CHIP_STOCK)) \
 		$(if $(CHIP_FROZEN),--frozen $(CHIP_FROZEN)) $(if $(CHIP_BOOTROM),--bootrom $(CHIP_BOOTROM))
 
 # The board's opponent: self-play training (about an hour on one core), then its refinement
@@ -106,7 +106,7 @@ train: $(STAMP)
 # 2-ply); the issue's full counts take hours. A quicker run:
 # make strength STRENGTH_ARGS="--games 200 --cube-money 200 --cube-matches 40 --cube-decisions 200"
 strength: $(STAMP)
-	$(BIN)/python bench/strength.py $(STRENGTH_ARGS)
+	$(BIN)/python -m bench.strength $(STRENGTH_ARGS)
 
 lint: typecheck
 	$(BIN)/ruff check firmware native host tests bench hardware

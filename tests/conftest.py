@@ -8,21 +8,11 @@ LEDGAMMON_DEEP=1 (`make test-deep`) loads "deep", every example each test names
 (fuzzkit.examples), and the heap sweeps play every 8 KB step instead of bisecting."""
 
 import os
-import sys
 
 from hypothesis import settings
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.join(_HERE, "..")
-for _path in (
-    os.path.join(_ROOT, "native"),
-    os.path.join(_ROOT, "firmware"),
-    os.path.join(_HERE, "engine"),
-    _HERE,
-):
-    _path = os.path.normpath(_path)
-    if _path not in sys.path:
-        sys.path.insert(0, _path)
 
 # max_examples here is the share of a test's own count (fuzzkit.examples), in percent; it is
 # also the count of a hypothesis test that names none.

@@ -17,10 +17,8 @@ Usage: python tests/gen_cube.py [N_POSITIONS] [SEED] | --fit [N_POSITIONS] [SEED
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import gnubg  # noqa: E402
-import gnubg_cube as gc  # noqa: E402
+import gnubg
+import gnubg_cube as gc  # tests/: the script's own folder
 
 # (cube, owner, length, away me, away opp, crawford, jacoby): owner as gammon/cube.Terms
 TERMS = [

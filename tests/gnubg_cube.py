@@ -45,7 +45,7 @@ def init(plies=0):
                     "set player 0 human", "set player 1 human", "set output digits 5",
                     "new match 7"):
             command(cmd)
-    # set at every call: gnubg is one per process, and bench/strength_gnubg.py (in the same
+    # set at every call: gnubg is one per process, and bench/strength/cubeful.py (in the same
     # test process) shows match winning chances where these tests read equities
     command("set output mwc off")
     command("set beavers 0")  # the board allows none ("set beavers off" is refused)

@@ -6,13 +6,11 @@ make test), instead of raising one figure by hand: `.venv/bin/python tests/heap_
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_firmware_micropython as fw  # noqa: E402
+import test_firmware_micropython as fw  # tests/: the script's own folder, or pytest's path
 
 STEP_KB = 8
 MARGIN_KB = 8  # what a few hundred bytes more code or a changed fragment must not break

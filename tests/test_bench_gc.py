@@ -1,21 +1,17 @@
 """The idle collections (firmware/hw/collector.py, issue 11) in the whole firmware as
-bench/targets.py compiles it, under the MicroPython unix port: a game against the board in
+bench/board/targets.py compiles it, under the MicroPython unix port: a game against the board in
 a board-sized heap makes its collections in the render task's
 idle step, none inside a press, a frame's part, a request or a piece written (bench/
-board_bench.py's `gc` mode); without the idle step the same game collects inside steps, so
+board/board_figures.py's `gc` mode); without the idle step the same game collects inside steps, so
 the check sees them when they happen."""
 
 import json
 import os
-import sys
 
 import pytest
 from mpytools import cached_tree
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-
-import targets  # noqa: E402
+from bench.board import targets
 
 HEAP_KB = 280  # board-sized: the smallest heap of 2026-12-01 (216 KB) and 64 KB of room
 

@@ -1,29 +1,25 @@
-"""bench/cube_bench.py (issue 14's `make bench` figures of the board's cube decisions) runs
-on MicroPython on the firmware as the board loads it, and its figures say what it did."""
+"""bench/opponent/cube_bench.py (issue 14's `make bench` figures of the board's cube decisions)
+runs on MicroPython on the firmware as the board loads it, and its figures say what it did."""
 
 import json
 import os
 import subprocess
-import sys
 
+from gammon import met
 from mpytools import MICROPYTHON, ROOT, require
 
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from bench import mp
+from bench.strength.board_agent import build
 
-from board_agent import build  # noqa: E402
-from gammon import met  # noqa: E402
-
-SCRIPT = os.path.join(ROOT, "bench", "cube_bench.py")
 WEIGHTS = os.path.join("firmware", "weights.bin")
 START = "4HPwATDgc/ABMA"  # the opening position: nobody doubles, and a double is taken
 OTHER = "AAAA/3+UUkpJKQ"  # the move bench's worst case (15 checkers on the bar): dropped
 
 
 def _run(mpy, cases, *args):
-    cmd = [require(MICROPYTHON), "-X", "heapsize=96K", SCRIPT, "--path", mpy, *args,
-           str(cases), WEIGHTS]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    require(MICROPYTHON)
+    cmd, env = mp.command("opponent.cube_bench", [*args, str(cases), WEIGHTS], "96K", mpy)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.strip().splitlines()
     return lines, json.loads(lines[-1])
@@ -34,7 +30,8 @@ def test_cube_bench_times_every_decision_and_counts_what_the_cube_loads(tmp_path
     assert build(mpy) == []
     cases = tmp_path / "cases.txt"
     # four times the opening: money play (cube centred, then the roller's at 2), then a
-    # 7-point match twice (bench/cube_bench.state); then another position, and a blank line
+    # 7-point match twice (bench/opponent/cube_bench.state); then another position, and a
+    # blank line
     cases.write_text("%s 3 1\n" % START * 4 + "\n%s 2 1\n" % OTHER)
     lines, fig = _run(mpy, cases)
     assert set(fig) == {"cube_decisions", "cube_decision_us_mean", "cube_decision_us_max",

@@ -5,15 +5,12 @@ play. tests/engine/test_cube.py checks the same on stored cases under MicroPytho
 import os
 import random
 import re
-import sys
 
 import pytest
 
 gnubg = pytest.importorskip("gnubg")
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import gnubg_cube as gc  # noqa: E402
+import gnubg_cube as gc  # noqa: E402 (after importorskip)
 from gammon import Position, met  # noqa: E402
 from gammon import cube as cb  # noqa: E402
 from gammon import cube_money as cm  # noqa: E402

@@ -1,4 +1,4 @@
-"""The emulated Pico (emulator/, host/ledgammon/chip.py, bench/chip.py) where neither the
+"""The emulated Pico (emulator/, host/ledgammon/chip.py, bench/chip/run.py) where neither the
 Pico's MicroPython image nor the RP2040 bootrom exists (CI): the runner's pieces against
 fakes (node's own test runner: the USB CDC bridge, flash persistence, the bootrom's flash
 routines, the buttons and pulls, the strip's frames, the heap), and every entry point
@@ -100,7 +100,7 @@ def test_elf_beside_its_image(tmp_path):
 
 
 def bench(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "chip.py"), *argv],
+    return subprocess.run([sys.executable, "-m", "bench.chip", *argv], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -118,5 +118,5 @@ def test_make_chip_target_passes_the_variables():
     proc = subprocess.run(["make", "-n", "chip", "CHIP_STOCK=a.uf2", "CHIP_FROZEN=b.uf2",
                            "CHIP_BOOTROM=rom.bin"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert "bench/chip.py --stock a.uf2" in proc.stdout
+    assert "-m bench.chip --stock a.uf2" in proc.stdout
     assert "--frozen b.uf2" in proc.stdout and "--bootrom rom.bin" in proc.stdout

@@ -11,12 +11,11 @@ import subprocess
 import sys
 
 import pytest
+from display import power
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 HARDWARE = os.path.join(ROOT, "hardware")
-sys.path.insert(0, FIRMWARE)
-from display import power  # noqa: E402
 
 with open(os.path.join(HARDWARE, "board.json")) as _f:
     DESC = json.load(_f)
@@ -108,7 +107,6 @@ def test_the_pico2_is_a_drop_in_for_the_pico_and_recommended():
 
 
 def test_deploy_compiles_for_each_targets_arch():
-    sys.path.insert(0, os.path.join(ROOT, "host"))
     from ledgammon import deploy
 
     assert deploy.ARCH == {n: t["mpy_arch"] for n, t in DESC["targets"].items()}
@@ -350,8 +348,7 @@ def test_the_manifest_freezes_the_whole_firmware_and_its_kernels():
 def test_the_cube_rows_sit_in_the_middle_gap_one_per_player_side():
     """The cube reads from both sides: its two rows lie between the tips of the points (no
     LED shares a place), cube0 nearer player 0 (y grows toward player 0), cube1 nearer 1."""
-    sys.path.insert(0, HARDWARE)
-    import description
+    from hardware import description
 
     pos = description.positions(DESC)
     assert len(set((round(x), round(y)) for x, y in pos)) == len(pos)

@@ -1,19 +1,15 @@
-"""bench/heap_modules.py, the account of a game's heap by module (issue 11), under the
-MicroPython unix port on the firmware as bench/targets.py compiles it: the game ends
+"""bench/board/heap_modules.py, the account of a game's heap by module (issue 11), under the
+MicroPython unix port on the firmware as bench/board/targets.py compiles it: the game ends
 without an error, every firmware module it loads is counted once, and the totals agree."""
 
 import json
 import os
 import subprocess
-import sys
 
 import pytest
-from mpytools import cached_tree
+from mpytools import ROOT, cached_tree
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-
-import targets  # noqa: E402
+from bench.board import targets
 
 
 @pytest.fixture(scope="module")

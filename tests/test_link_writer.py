@@ -25,18 +25,13 @@ from __future__ import annotations
 import binascii
 import json
 import math
-import os
-import sys
 from typing import Any
 
+import jsonspec  # tests/firmware: the helper both interpreters run
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mpserve import Served
-from mpytools import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
-import jsonspec  # noqa: E402 (tests/firmware: the helper both interpreters run)
 
 PLAIN, STREAM, BAD = 0, 1, 2
 STREAM_OVER = 48  # link/jsonout._STREAM_OVER

@@ -23,17 +23,14 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from typing import Any
 
+import long_session  # tests/firmware: the session both interpreters play
 import pytest
 from ledgammon import export
 from ledgammon.match_commands import _games
 from mpytools import FIRMWARE, MICROPYTHON, NATIVE, ROOT, require
-
-sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
-import long_session  # noqa: E402 (tests/firmware: the session both interpreters play)
 
 LONG = os.environ.get("LEDGAMMON_LONG_SESSIONS") == "1"
 MONEY = ("money", 7, 0, 60)  # (name, seed, match length, games)

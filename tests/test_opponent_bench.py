@@ -1,4 +1,4 @@
-"""bench/opponent_bench.py still runs on MicroPython: every figure `make bench` prints."""
+"""bench/opponent/opponent_bench.py still runs on MicroPython: every figure `make bench` prints."""
 
 import os
 import re
@@ -7,18 +7,17 @@ import sys
 
 from mpytools import MICROPYTHON, ROOT, require
 
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+from bench import mp
+from bench.strength.board_agent import build
 
-from board_agent import build  # noqa: E402
-
-SCRIPT = os.path.join(ROOT, "bench", "opponent_bench.py")
 WEIGHTS = os.path.join("firmware", "weights.bin")
 CASES = ["4HPwATDgc/ABMA 3 1", "4HPwATDgc/ABMA 6 6", "AAAA/3+UUkpJKQ 2 1"]
 
 
-def _run(heap, *args):
-    cmd = [require(MICROPYTHON), "-X", "heapsize=" + heap, SCRIPT] + list(args)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
+def _run(heap, path, *args):
+    require(MICROPYTHON)
+    cmd, env = mp.command("opponent.opponent_bench", args, heap, path)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout
 
@@ -28,7 +27,7 @@ def test_opponent_bench_prints_its_figures(tmp_path):
     assert build(mpy) == []
     cases = tmp_path / "cases.txt"
     cases.write_text("\n".join(CASES) + "\n")
-    out = _run("256K", "--path", mpy, str(cases), WEIGHTS)
+    out = _run("256K", mpy, str(cases), WEIGHTS)
     size = os.path.getsize(os.path.join(ROOT, WEIGHTS))
     assert "weights: %s, %d bytes" % (WEIGHTS, size) in out
     assert re.search(r"the opponent adds \d+ \(modules \d+, weights and buffers \d+\)", out), out
@@ -39,9 +38,9 @@ def test_opponent_bench_prints_its_figures(tmp_path):
                 r"%s +%s 1-1: slowest of 3 [\d.]+ ms, \d+ evaluations" % (level, re.escape(pid)),
                 out,
             ), out
-    out = _run("4M", "--path", mpy, "--alloc", str(cases), WEIGHTS)
+    out = _run("4M", mpy, "--alloc", str(cases), WEIGHTS)
     assert re.search(r"strong a single choice allocates at most \d+ bytes", out), out
-    out = _run("256K", "--path", mpy, "--worst", WEIGHTS)
+    out = _run("256K", mpy, "--worst", WEIGHTS)
     assert "chose in the worst-case positions at both levels" in out
 
 
@@ -52,7 +51,7 @@ def test_bench_json_has_issue_11_figures(tmp_path):
 
     require(MICROPYTHON)
     out = tmp_path / "bench.json"
-    cmd = [sys.executable, os.path.join(ROOT, "bench", "run.py"), "--only", "targets"]
+    cmd = [sys.executable, "-m", "bench.run", "--only", "targets"]
     proc = subprocess.run(
         cmd + ["--quick", "--out", str(out)], capture_output=True, text=True, timeout=900, cwd=ROOT
     )

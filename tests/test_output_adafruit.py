@@ -5,14 +5,11 @@ subset in tests/firmware/test_output.py (which always runs). Nothing is installe
 
 import importlib
 import importlib.util
-import os
 import sys
 
 import pytest
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "firmware"))
-import test_output as fw  # noqa: E402  (tests/firmware/test_output.py)
-from hw.boards import pico  # noqa: E402
+import test_output as fw  # tests/firmware/test_output.py
+from hw.boards import pico
 
 HAVE_PIXELBUF = importlib.util.find_spec("adafruit_pixelbuf") is not None
 HAVE_NEOPIXEL = HAVE_PIXELBUF and importlib.util.find_spec("neopixel_write") is not None

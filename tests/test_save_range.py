@@ -14,21 +14,16 @@ number wraps to 1, which the reader takes; before, a game number of 2^30 then `n
 from __future__ import annotations
 
 import json
-import os
-import sys
 from typing import Any
 
 import pytest
+import saverange  # tests/firmware: the helper both interpreters run
 from gammon import match as gammon_match
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from model import savetext
 from model.game import Game
 from mpserve import Served
-from mpytools import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
-import saverange  # noqa: E402 (tests/firmware: the helper both interpreters run)
 
 GAME_MAX = 1 << 30  # the reader's limits
 SCORE_MAX = 1 << 20

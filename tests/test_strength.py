@@ -3,7 +3,6 @@ legality, the referee and the points accounting of games played by the real Micr
 
 import os
 import random
-import sys
 
 import gen_oracle as go
 import gnubg
@@ -11,24 +10,13 @@ import pytest
 from gammon import Position, legal_plays
 from gammon.match import Match
 from gammon.matchid import decode
+from mpytools import ROOT
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
-sys.path.insert(0, BENCH)
-
-from board_agent import Agent, BoardPlayer, build  # noqa: E402
-from match import play_game, referee, summarise  # noqa: E402
-from players import (  # noqa: E402
-    GnubgPlayer,
-    HeuristicPlayer,
-    IllegalPlay,
-    heuristic_score,
-    money_equity,
-)
-from strength import CUBE_SEED, SEEDS, counts, in_pairs, play_pairing  # noqa: E402
-from strength_build import build_at  # noqa: E402
-from strength_calib import TUNE_SEEDS  # noqa: E402
-from strength_calib import judge as judge_rows  # noqa: E402
-from strength_cube import (  # noqa: E402
+from bench.strength.board_agent import Agent, BoardPlayer, build
+from bench.strength.build import build_at
+from bench.strength.calib import TUNE_SEEDS
+from bench.strength.calib import judge as judge_rows
+from bench.strength.cube import (
     BoardCubePlayer,
     CubeAgent,
     Decision,
@@ -36,10 +24,19 @@ from strength_cube import (  # noqa: E402
     money_game,
     play_cube_game,
 )
-from strength_gnubg import CubeAnalysis, Gnubg, GnubgCubePlayer, match_id  # noqa: E402
-from strength_judge import arises, errors, judge  # noqa: E402
+from bench.strength.cubeful import CubeAnalysis, Gnubg, GnubgCubePlayer, match_id
+from bench.strength.judge import arises, errors, judge
+from bench.strength.match import play_game, referee, summarise
+from bench.strength.players import (
+    GnubgPlayer,
+    HeuristicPlayer,
+    IllegalPlay,
+    heuristic_score,
+    money_equity,
+)
+from bench.strength.run import CUBE_SEED, SEEDS, counts, in_pairs, play_pairing
 
-WEIGHTS = os.path.join(os.path.dirname(BENCH), "firmware", "weights.bin")
+WEIGHTS = os.path.join(ROOT, "firmware", "weights.bin")
 WORST = [("AAAA/3+UUkpJKQ", (1, 1)), ("d7cNAABUqqqqAA", (1, 1))]
 
 
@@ -177,7 +174,7 @@ def test_counts_scale_and_stay_even():
 
 def test_reported_seeds_are_not_the_tuning_seed():
     assert 1 not in SEEDS and len(SEEDS) >= 3 and CUBE_SEED not in SEEDS
-    # nor those the money cube's rules were fitted on (bench/strength_calib.py)
+    # nor those the money cube's rules were fitted on (bench/strength/calib.py)
     assert not set(TUNE_SEEDS) & set(SEEDS) and CUBE_SEED not in TUNE_SEEDS
 
 
@@ -235,7 +232,7 @@ def test_a_game_between_the_two_levels(agent_dir):
     _check_accounting([r])
 
 
-# --- with the cube (bench/strength_cube.py, strength_gnubg.py, strength_judge.py)
+# --- with the cube (bench/strength/cube.py, cubeful.py, judge.py)
 
 DOUBLE_PASS = "cHd3AAC4uzsAAA"  # a race, 90 pips to 105: gnubg doubles, the other should pass
 
@@ -434,7 +431,7 @@ def test_the_agent_is_built_from_a_commit(tmp_path):
 
 
 def test_the_offline_judge_counts_what_arises_and_what_it_costs():
-    """bench/strength_calib.py's judge on hand-made rows: a take always counts, a double only
+    """bench/strength/calib.py's judge on hand-made rows: a take always counts, a double only
     when made or close at gnubg 0-ply; the loss is against the 2-ply best, by kind and class."""
     centred = match_id(Match(0), 0)
     start = Position.start().position_id()
@@ -466,7 +463,7 @@ def test_matches_are_played_with_the_network_that_plays_them(agent_dir, tmp_path
     the figures say which."""
     import json
 
-    from strength import main
+    from bench.strength.run import main
 
     out = tmp_path / "strength.json"
     argv = ["--pairings", "", "--cube-money", "2", "--cube-matches", "2", "--cube-decisions",

@@ -1,24 +1,21 @@
-"""The strength bench's agent plays at the match score (bench/agent_mp.py): a checker-play
+"""The strength bench's agent plays at the match score (bench/strength/agent_mp.py): a checker-play
 request with a Match ID counts gammons at that score, one without plays money play's, a bad
 Match ID is refused; the match harness sends the ID, so a run measures the board's play at
 the score (and says so)."""
 
 import os
 import random
-import sys
 
 import pytest
 from gammon import Position, legal_plays
 from gammon.match import Match
+from mpytools import ROOT
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
-sys.path.insert(0, BENCH)
+from bench.strength.board_agent import Agent, build
+from bench.strength.cube import BoardCubePlayer, CubeAgent, play_cube_game
+from bench.strength.cubeful import match_id
 
-from board_agent import Agent, build  # noqa: E402
-from strength_cube import BoardCubePlayer, CubeAgent, play_cube_game  # noqa: E402
-from strength_gnubg import match_id  # noqa: E402
-
-WEIGHTS = os.path.join(os.path.dirname(BENCH), "firmware", "weights.bin")
+WEIGHTS = os.path.join(ROOT, "firmware", "weights.bin")
 # tests/engine/test_opponent_score.py's case: at DMP 24/23 22/16, in money play 24/23 13/7
 PID = "2M6YAQMzbuAAJg"
 

@@ -9,14 +9,9 @@ prints it in a sentence, and the view's status line says it while it holds.
 from __future__ import annotations
 
 import json
-import os
-import sys
 
+import wire  # tests/firmware: the protocol over a controller, lines taken back
 from ledgammon import match_words, wording
-from mpytools import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
-import wire  # noqa: E402 (tests/firmware: the protocol over a controller, lines taken back)
 
 COLOURS = [(255, 255, 255), (200, 0, 10)]
 

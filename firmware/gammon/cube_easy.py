@@ -5,7 +5,7 @@
 # (Keith's count) and crashed positions as strong. Match play: gammon/cube.py's formula, but
 # it doubles a little early, wherever doubling costs it at most 1% of the match (strong: where
 # doubling gains). Never a position worth more played on (too good). Its takes are the strong
-# level's. Fitted on the easy level's own games against gnubg 0-ply (bench/strength_easy.py,
+# level's. Fitted on the easy level's own games against gnubg 0-ply (bench/strength/easy.py,
 # tuning seeds 7301 and 7302; docs/opponent.md): a later double lost fewer money points than
 # never doubling did, yet in a match every later margin won fewer matches (the weaker side
 # gains from the cube's swings), and doubling early won as many as strong's formula.

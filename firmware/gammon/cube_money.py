@@ -1,7 +1,7 @@
 # The strong level's money cube decisions where the network's probabilities alone decide
 # badly: they are off by about 0.1 in the chance to win with contact (noise, which no mapping
 # of the outputs removes) and biased against the leader in races. Measured against GNU
-# Backgammon 2-ply (bench/strength_calib.py, docs/opponent.md): in a race Keith's count
+# Backgammon 2-ply (bench/strength/calib.py, docs/opponent.md): in a race Keith's count
 # decides double and take; with contact a double must beat no double by a margin fitted to
 # gnubg; a crashed position (gnubg's class) is doubled and taken only with wide margins.
 # Match play keeps gammon/cube.py's decisions as they are (they meet their target).

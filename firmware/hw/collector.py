@@ -9,7 +9,7 @@
 # stays as a safety net at 16 times that (half the heap): it counts every byte allocated,
 # those freed again at once too (a list that grows, a string made in pieces), 3 to 8 times
 # the heap's growth in a game here, so a threshold near the idle one would still fall inside
-# steps (bench/board_bench.py counts those that do: gc_in_steps). soon() asks for a
+# steps (bench/board/board_bench.py counts those that do: gc_in_steps). soon() asks for a
 # collection in the next idle step whatever the growth: the board's player wants a clean heap
 # before a choice (gammon/opponent.py's first slice) and gets it between two frames.
 # Looking at the heap is not free either: gc.mem_alloc() scans the whole allocation table,

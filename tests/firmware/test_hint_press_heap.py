@@ -1,7 +1,7 @@
 # A HINT press allocates little (issue 11's 4 KB a press): ROLL held during a person's play
 # against the board, the first time too (control/hint.py loaded by it), and on a person's
 # cube decision (control/hint_cube.py), each with the frame after it (the controller's tick:
-# the thinking's first slice; the LEDs drawn), as bench/board_bench.py counts a press.
+# the thinking's first slice; the LEDs drawn), as bench/board/board_bench.py counts a press.
 import gc
 import sys
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+
+from tqdm import tqdm
 
 from .export import write_weights
 from .td import Trainer
@@ -21,27 +22,14 @@ DEFAULT_GAMES = 320_000
 DEFAULT_HIDDEN = 40
 
 
-def _bar(start: float, first: int) -> Callable[[Trainer], None]:
+def _shown(bar: tqdm) -> Callable[[Trainer], None]:
+    """The trainer's progress (every 100 games) on tqdm's bar: games, rate, time left, and
+    the mean squared TD error of the last 100."""
+
     def show(t: Trainer) -> None:
-        rate = (t.done - first) / max(1e-9, time.monotonic() - start)
-        left = (t.total - t.done) / max(rate, 1e-9)
-        width = 30
-        filled = width * t.done // t.total
         err = sum(t.errors[-100:]) / max(1, len(t.errors[-100:]))
-        sys.stderr.write(
-            "\r[%s%s] %d/%d games  %.0f/s  eta %dm%02ds  mse %.4f  "
-            % (
-                "#" * filled,
-                "." * (width - filled),
-                t.done,
-                t.total,
-                rate,
-                left // 60,
-                left % 60,
-                err,
-            )
-        )
-        sys.stderr.flush()
+        bar.set_postfix_str("mse %.4f" % err, refresh=False)
+        bar.update(t.done - bar.n)
 
     return show
 
@@ -73,14 +61,17 @@ def main(argv: list[str] | None = None) -> int:
     else:
         t = Trainer(a.hidden, a.seed, a.games, a.rate, a.lam)
     signal.signal(signal.SIGTERM, _stop)
+    bar = tqdm(total=t.total, initial=t.done, unit="games")
     try:
-        t.run(a.checkpoint, a.every, _bar(time.monotonic(), t.done))
+        t.run(a.checkpoint, a.every, _shown(bar))
     except KeyboardInterrupt:
+        bar.close()
         t.save(a.checkpoint)
-        print("\nstopped at game %d; run again to resume" % t.done, file=sys.stderr)
+        print("stopped at game %d; run again to resume" % t.done, file=sys.stderr)
         return 130
+    bar.close()
     size = write_weights(t.net, a.weights)
-    print("\n%d games; wrote %s (%d bytes)" % (t.done, a.weights, size), file=sys.stderr)
+    print("%d games; wrote %s (%d bytes)" % (t.done, a.weights, size), file=sys.stderr)
     return 0
 
 

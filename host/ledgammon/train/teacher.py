@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from .export import read_weights, write_weights
 from .features import encode_for_opponent
@@ -253,13 +254,6 @@ DEFAULT_EPOCHS = 16
 HELD_OUT = 50  # one position in this many is held out of the fit, to show how it generalises
 
 
-def _show(what: str, done: int, total: int, extra: str = "") -> None:
-    filled = 30 * done // max(1, total)
-    sys.stderr.write("\r%s [%s%s] %d/%d %s  " % (what, "#" * filled, "." * (30 - filled),
-                                                 done, total, extra))
-    sys.stderr.flush()
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m ledgammon.train.teacher",
                                 description=__doc__.split("\n\n")[0])
@@ -291,25 +285,29 @@ def main(argv: list[str] | None = None) -> int:
     try:
         data = load_positions(a.data, a.games, a.seed)
         if data is None:
-            data = positions(Gnubg(), a.games, a.seed,
-                             lambda n: _show("positions", n, a.games, "games"))
+            with tqdm(total=a.games, desc="positions", unit="games") as bar:
+
+                def played(n: int) -> None:
+                    bar.update(n - bar.n)
+
+                data = positions(Gnubg(), a.games, a.seed, played)
             save_positions(a.data, *data, a.games, a.seed)
-            sys.stderr.write("\n")
         boards, outputs = data
         held = np.arange(len(boards)) % HELD_OUT == 0
         train_b, train_o = boards[~held], outputs[~held]
-        while fit.done < fit.epochs:
-            _show("fit", fit.done, fit.epochs, "epochs")
-            mse = fit.epoch(train_b, train_o)
-            fit.save(a.checkpoint)
-            _show("fit", fit.done, fit.epochs, "epochs  mse %.5f  held-out equity error %.4f"
-                  % (mse, held_out_error(fit.net, boards[held], outputs[held])))
+        with tqdm(total=fit.epochs, initial=fit.done, desc="fit", unit="epochs") as bar:
+            while fit.done < fit.epochs:
+                mse = fit.epoch(train_b, train_o)
+                fit.save(a.checkpoint)
+                bar.set_postfix_str("mse %.5f  held-out equity error %.4f" % (
+                    mse, held_out_error(fit.net, boards[held], outputs[held])), refresh=False)
+                bar.update(fit.done - bar.n)
     except KeyboardInterrupt:
-        print("\nstopped at epoch %d; run again to resume" % fit.done, file=sys.stderr)
+        print("stopped at epoch %d; run again to resume" % fit.done, file=sys.stderr)
         return 130
     size = write_weights(fit.net, a.weights)
-    print("\n%d positions, %d epochs; wrote %s (%d bytes)" % (len(boards), fit.done, a.weights,
-                                                             size), file=sys.stderr)
+    print("%d positions, %d epochs; wrote %s (%d bytes)" % (len(boards), fit.done, a.weights,
+                                                           size), file=sys.stderr)
     return 0
 
 

@@ -29,7 +29,7 @@ TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "applicat
          ".css": "text/css", ".png": "image/png"}
 # The strong level's look-ahead budget in the page: evaluations a choice may spend (the
 # board's own: 2,400, gammon/opponent.py). Its kernels as plain bytecode in headless
-# Chromium take ~0.56 ms an evaluation (bench/web_bench.py --budget board: 953 ms a move for
+# Chromium take ~0.56 ms an evaluation (bench/web/web_bench.py --budget board: 953 ms a move for
 # 1,695 evaluations, quiet machine), so a look-ahead (~550 evaluations a candidate, two
 # candidates at least to change a choice) would pass the page's 0.5 s: by default it is
 # dropped and the 0-ply ranking decides (docs/opponent.md: a look-ahead that would pass the

@@ -1,0 +1,79 @@
+"""make bench's figures of the board's opponent: its move choice and its cube decisions
+under the MicroPython unix port, on the firmware precompiled as the board loads it, in a
+small board's heap, in positions met in games of GNU Backgammon 0-ply against itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+
+from gammon import Position
+
+from bench import mp
+
+CASES = os.path.join(mp.BENCH_BUILD, "opponent_cases.txt")  # opponent() writes, cube() reads
+
+
+def game_cases(path: str, count: int = 400, seed: int = 3) -> int:
+    """Positions and rolls met in games of GNU Backgammon 0-ply against itself (seeded dice),
+    written as "position_id d1 d2" lines; returns how many games they took."""
+    from bench.strength.match import opening
+    from bench.strength.players import GnubgPlayer
+
+    rng = random.Random(seed)
+    player = GnubgPlayer()
+    games = 1
+    p, dice = Position.start(), opening(rng)
+    with open(path, "w") as f:
+        for _ in range(count):
+            f.write("%s %d %d\n" % (p.position_id(), dice[0], dice[1]))
+            play = player.choose(p, dice, 0)
+            p = play.result if play else p
+            if p.outcome():
+                p, dice, games = Position.start(), opening(rng), games + 1
+            else:
+                p, dice = p.swap(), (rng.randint(1, 6), rng.randint(1, 6))
+    return games
+
+
+def opponent(figs: dict[str, float], heap: str = "64K") -> None:
+    """The board's opponent under MicroPython, precompiled, in a small board's heap."""
+    os.makedirs(mp.BENCH_BUILD, exist_ok=True)
+    cases = CASES
+    games = game_cases(cases)
+    mp.compile_firmware(mp.MPY)
+    weights = os.path.join("firmware", "weights.bin")  # the runs start in ROOT
+    print(
+        "== the board's opponent: move choice on the MicroPython unix port (-X heapsize=%s),"
+        % heap
+    )
+    print("   positions from %d games of gnubg 0-ply against itself ==" % games, flush=True)
+    script = "opponent.opponent_bench"
+    mp.run(script, [cases, weights], heap, mp.MPY, capture=False)
+    mp.run(script, ["--alloc", cases, weights], "4M", mp.MPY, capture=False)
+    kb, _ = mp.smallest_heap(script, ["--worst", weights], mp.MPY)
+    print(
+        "smallest -X heapsize that loads the engine and the opponent and chooses in the"
+        " worst-case positions at both levels: %d KB" % kb
+    )
+    figs["heap_smallest_kb_opponent_worst"] = kb
+    print("targets: strong mean <= 5 ms, slowest <= 20 ms; weights <= 32 KB", flush=True)
+
+
+def cube(figs: dict[str, float], heap: str = "96K") -> None:
+    """The board's cube decisions (issue 14) on opponent()'s positions: time, allocation,
+    and what the cube's code and table take on the heap."""
+    weights = os.path.join("firmware", "weights.bin")
+    print(
+        "== the board's cube decisions on the MicroPython unix port (-X heapsize=%s), in"
+        " the same positions ==" % heap,
+        flush=True,
+    )
+    proc = mp.run("opponent.cube_bench", [CASES, weights], heap, mp.MPY)
+    lines = proc.stdout.rstrip().splitlines()
+    print("\n".join(lines[:-1]) if lines and lines[-1].startswith("{") else proc.stdout)
+    print(proc.stderr, end="", file=sys.stderr, flush=True)
+    if proc.returncode == 0 and lines and lines[-1].startswith("{"):
+        figs.update(json.loads(lines[-1]))

@@ -1,0 +1,1 @@
+"""The web page's figures in headless Chromium (bench/README.md)."""
