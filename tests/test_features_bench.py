@@ -1,15 +1,11 @@
-"""bench/features_bench.py (the contact inputs' `make bench` figures) runs its timing on the
+"""bench/engine/features_bench.py (the contact inputs' `make bench` figures) runs its timing on the
 MicroPython unix port on the kernel as mpy-cross compiles it for a board and as the web page
 gets it, and on the reference, and its figures say what it measured."""
 
-import os
-import sys
 
-from mpytools import MICROPYTHON, MPY_CROSS, ROOT, require
+from mpytools import MICROPYTHON, MPY_CROSS, require
 
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-
-from features_bench import features_figures  # noqa: E402
+from bench.engine.features_bench import features_figures
 
 
 def test_the_features_bench_times_the_kernel_and_its_reference():

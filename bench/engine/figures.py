@@ -79,6 +79,7 @@ def engine(figs: dict[str, float]) -> None:
     flat("engine_cpython", cp, figs)
     if gn:
         flat("engine_gnubg", gn, figs)
+    features(figs)
     for name, fig in (("MicroPython unix port", mpy_fig), ("CPython", cp)):
         r = fig["random"]
         print(
@@ -110,3 +111,22 @@ def engine(figs: dict[str, float]) -> None:
     print("smallest -X heapsize that completes them: %d KB (target: 32 KB fits)" % kb)
     figs["heap_smallest_kb_engine_games"] = kb
     print("at that size: %s" % line)
+
+
+def features(figs: dict[str, float]) -> None:
+    """The contact inputs (issue 30): the viper kernel, its plain reference and the web
+    page's plain bytecode, per position, and the kernel's heap."""
+    from bench.engine.features_bench import features_figures
+
+    fig = features_figures()
+    figs.update(fig)
+    print(
+        "== contact inputs (native/kernels/features.py), %d positions of random games =="
+        % fig["features_positions"]
+    )
+    print(
+        "viper kernel           mean %5.2f us, slowest %5.2f us (the reference %.0f us, the "
+        "page's plain bytecode %.0f us); %d B of heap imported"
+        % (fig["features_us_mean"], fig["features_us_max"], fig["features_ref_us_mean"],
+           fig["features_plain_us_mean"], fig["features_heap_bytes"])
+    )

@@ -2,12 +2,13 @@
 # (native/kernels/features.py) and its plain reference (firmware/gammon/features.py), both
 # precompiled by mpy-cross for this machine as `make deploy` compiles them for a board.
 #
-#   python bench/features_bench.py        (CPython: prints features_figures() as JSON)
+#   python -m bench.engine.features_bench   (CPython: prints features_figures() as JSON)
 #
 # features_figures() makes a fixed seeded set of positions of random play (CPython's own
-# engine from firmware/), precompiles the two modules, and runs this same file under the
-# unix port (`micropython bench/features_bench.py DIR BOARDS MODE`, MODE viper or plain),
-# which times them and prints one JSON line. Figures (keys):
+# engine from firmware/, found through the bench package), precompiles the two modules, and
+# runs this same file under the unix port (`micropython features_bench.py BOARDS MODE`, MODE
+# viper or plain, the precompiled tree on its MICROPYPATH), which times them and prints one
+# JSON line. Figures (keys):
 #   features_us_mean       both sides' inputs of one position by the kernel, microseconds,
 #                          mean over the positions (each position's calls repeated and the
 #                          best of 5 rounds taken; an empty loop's fastest time taken out)
@@ -35,10 +36,9 @@ def features_figures(count: int = POSITIONS, seed: int = SEED) -> dict:
     import subprocess
     import tempfile
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    sys.path.insert(0, os.path.join(root, "firmware"))
-    sys.path.insert(0, os.path.join(root, "native"))
     from gammon import Position, legal_plays
+
+    from bench import ROOT as root
 
     rnd = random.Random(seed)
     boards = []
@@ -78,8 +78,9 @@ def features_figures(count: int = POSITIONS, seed: int = SEED) -> dict:
         for tree, mode in ((viper, "viper"), (plain, "plain")):
             proc = subprocess.run(
                 [os.path.join(bin_dir, "micropython"), "-X", "heapsize=1M",
-                 os.path.abspath(__file__), tree, cases, mode],
+                 os.path.abspath(__file__), cases, mode],
                 capture_output=True, text=True, check=True, cwd=root,
+                env=dict(os.environ, MICROPYPATH="%s:%s/ref" % (tree, tree)),
             )
             figures.update(json.loads(proc.stdout.strip().splitlines()[-1]))
     return figures
@@ -100,17 +101,15 @@ def _best_pass(inputs, boards, out, rounds):
     return best
 
 
-def _run(top, cases, mode):
-    """Under MicroPython: times the kernel from `top` (and, mode viper, the reference from
-    top/ref)."""
+def _run(cases, mode):
+    """Under MicroPython: times the kernel (and, mode viper, the reference) found on
+    MICROPYPATH."""
     import gc
     import json
     from array import array
     from binascii import unhexlify
     from time import ticks_diff, ticks_us
 
-    sys.path.insert(0, top + "/ref")
-    sys.path.insert(0, top)
     with open(cases) as f:
         boards = [unhexlify(line.strip()) for line in f]
     n = len(boards)
@@ -157,7 +156,7 @@ def _run(top, cases, mode):
 
 
 if MICROPY:
-    _run(sys.argv[1], sys.argv[2], sys.argv[3])
+    _run(sys.argv[1], sys.argv[2])
 elif __name__ == "__main__":
     import json
 
