@@ -24,7 +24,7 @@ from bench.board import targets as issue11
 from bench.engine.figures import engine
 from bench.figures import flat
 from bench.link.serial_bench import report as serial_report
-from bench.opponent.figures import cube, opponent
+from bench.opponent.figures import bearoff, cube, opponent
 
 
 def others(figs: dict[str, float]) -> None:
@@ -86,6 +86,7 @@ def main() -> int:
             engine(figs)
             opponent(figs)
             cube(figs)
+            bearoff(figs)
             others(figs)
     finally:
         if figs:

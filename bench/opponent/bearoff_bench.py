@@ -11,32 +11,10 @@
 import gc
 import sys
 
-if sys.implementation.name != "micropython":
-    import json
-    import os
+if sys.implementation.name != "micropython":  # the host: bench/opponent/figures.py
+    from bench.opponent.figures import bearoff_main
 
-    def host_main():
-        from ledgammon.train.bearoff_table import OUT, write
-
-        from bench import ROOT, mp
-
-        table = os.path.join(ROOT, OUT)
-        if not os.path.exists(table):
-            write(table)
-        mpy = os.path.join(mp.BENCH_BUILD, "mpy-bearoff")
-        mp.compile_firmware(mpy)  # the firmware as the board loads it
-        args = [os.path.join("firmware", "weights.bin"), table]
-        proc = mp.run("opponent.bearoff_bench", args, "96K", mpy)
-        print(proc.stdout + proc.stderr, end="")
-        lines = proc.stdout.strip().splitlines()
-        if proc.returncode == 0 and lines and lines[-1].startswith("{"):
-            figs = json.loads(lines[-1])
-            path = os.path.join(ROOT, "build", "bench-bearoff.json")
-            with open(path, "w") as f:
-                json.dump(figs, f, indent=1)
-        return proc.returncode
-
-    sys.exit(host_main())
+    sys.exit(bearoff_main())
 
 from array import array
 

@@ -77,3 +77,47 @@ def cube(figs: dict[str, float], heap: str = "96K") -> None:
     print(proc.stderr, end="", file=sys.stderr, flush=True)
     if proc.returncode == 0 and lines and lines[-1].startswith("{"):
         figs.update(json.loads(lines[-1]))
+
+
+def bearoff_run() -> tuple[str, dict[str, float] | None]:
+    """The bear-off table's bench (bench/opponent/bearoff_bench.py) on the unix port, on the
+    firmware precompiled as the board loads it: (its output, its figures or None)."""
+    from ledgammon.train.bearoff_table import OUT, ensure
+
+    from bench import ROOT
+
+    table = ensure(os.path.join(ROOT, OUT))
+    tree = os.path.join(mp.BENCH_BUILD, "mpy-bearoff")
+    mp.compile_firmware(tree)
+    args = [os.path.join("firmware", "weights.bin"), table]
+    proc = mp.run("opponent.bearoff_bench", args, "96K", tree)
+    lines = proc.stdout.strip().splitlines()
+    figs = None
+    if proc.returncode == 0 and lines and lines[-1].startswith("{"):
+        figs = json.loads(lines[-1])
+    return proc.stdout + proc.stderr, figs
+
+
+def bearoff(figs: dict[str, float]) -> None:
+    """make bench's bear-off figures: a look-up's time, the reader's heap, the board's move
+    in bear-offs by the table and by the network (bearoff_* keys)."""
+    print("== the bear-off table: look-ups, heap, the board's move in 300 bear-offs ==",
+          flush=True)
+    out, fig = bearoff_run()
+    print("\n".join(x for x in out.splitlines() if not x.startswith("{")), flush=True)
+    if fig:
+        figs.update(fig)
+
+
+def bearoff_main() -> int:
+    """`python -m bench.opponent.bearoff_bench`: the figures printed, and kept in
+    build/bench-bearoff.json."""
+    from bench import BUILD
+
+    out, figs = bearoff_run()
+    print(out, end="")
+    if figs is None:
+        return 1
+    with open(os.path.join(BUILD, "bench-bearoff.json"), "w") as f:
+        json.dump(figs, f, indent=1)
+    return 0
