@@ -51,7 +51,18 @@ def opponent(figs: dict[str, float], heap: str = "64K") -> None:
     )
     print("   positions from %d games of gnubg 0-ply against itself ==" % games, flush=True)
     script = "opponent.opponent_bench"
-    mp.run(script, [cases, weights], heap, mp.MPY, capture=False)
+    # each board's network (deploy.WEIGHTS: the Pico's 40 units, the 64 of the boards with
+    # room), its choices' times and one evaluation's: opponent_40_* and opponent_64_*
+    for units, name, need in ((40, "weights.bin", heap), (64, "weights-64.bin", "96K")):
+        print("-- the %d-unit network (firmware/%s) --" % (units, name), flush=True)
+        proc = mp.run(script, [cases, os.path.join("firmware", name)], need, mp.MPY)
+        lines = proc.stdout.rstrip().splitlines()
+        done = proc.returncode == 0 and lines and lines[-1].startswith("{")
+        print("\n".join(lines[:-1] if done else lines), flush=True)
+        print(proc.stderr, end="", file=sys.stderr, flush=True)
+        if done:
+            for k, v in json.loads(lines[-1]).items():
+                figs["opponent_%d_%s" % (units, k)] = v
     mp.run(script, ["--alloc", cases, weights], "4M", mp.MPY, capture=False)
     kb, _ = mp.smallest_heap(script, ["--worst", weights], mp.MPY)
     print(

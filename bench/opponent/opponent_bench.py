@@ -15,6 +15,7 @@
 # worst-case positions, for make bench to find the smallest heap that can. Prints lines of text;
 # never asserts.
 import gc
+import json
 import os
 import sys
 
@@ -93,14 +94,23 @@ def read_cases(path):
 
 
 def timings(opponent, chance, cases):
+    """Prints each level's times; returns them as figures: per level its mean and slowest
+    choice (us), its evaluations, and the time of one evaluation (the choice's time over its
+    evaluations: the network's cost with the search's share)."""
+    figs = {}
     stats = game_positions(opponent, chance, cases)
     for level in LEVELS:
         n, total, slowest, where, evals, most = stats[level]
         print(
             "%-6s over %d game positions: mean %.2f ms, slowest %.2f ms (%s); "
-            "evaluations mean %.0f, most %d"
-            % (level, n, total / n / 1000, slowest / 1000, where, evals / n, most)
+            "evaluations mean %.0f, most %d; %.1f us an evaluation"
+            % (level, n, total / n / 1000, slowest / 1000, where, evals / n, most,
+               total / max(evals, 1))
         )
+        figs[level + "_mean_us"] = total // n
+        figs[level + "_max_us"] = slowest
+        figs[level + "_evals_mean"] = evals / n
+        figs[level + "_us_per_eval"] = total / max(evals, 1)
     for pid, dice in WORST:
         position = Position.from_id(pid)
         for level in LEVELS:
@@ -113,6 +123,7 @@ def timings(opponent, chance, cases):
                 "%-6s %s %d-%d: slowest of 3 %.2f ms, %d evaluations"
                 % (level, pid, dice[0], dice[1], max(r[0] for r in runs) / 1000, runs[0][1])
             )
+    return figs
 
 
 def allocations(opponent, chance, cases):
@@ -149,7 +160,9 @@ def main():
             "heap: the rules engine %d bytes; the opponent adds %d (modules %d, weights and "
             "buffers %d)" % (engine, modules + data, modules, data)
         )
-        timings(opponent, chance, ARGS[0])
+        figs = timings(opponent, chance, ARGS[0])
+        figs["weights_bytes"] = os.stat(weights)[6]
+        print(json.dumps(figs))
     return 0
 
 
