@@ -129,6 +129,8 @@ def _fake_board(protocol: int) -> tuple[str, threading.Thread]:
         conn, _ = srv.accept()
         with conn, conn.makefile("rwb") as f:
             for line in f:
+                if not line.strip():
+                    continue  # a blank line is no request (docs/protocol.md)
                 req = json.loads(line)
                 f.write(b'{"event":"noise"}\nnot json\n')
                 f.write(
@@ -580,6 +582,10 @@ class _Repl(threading.Thread):
                 data += chunk
                 while b"\n" in data:
                     line, data = data.split(b"\n", 1)
+                    if not line.strip():  # the REPL's answer to an empty line: its prompt
+                        conn.sendall(self.first + b"\r\n>>> ")
+                        self.first = b""
+                        continue
                     value = repr(json.loads(line)).encode()
                     conn.sendall(self.first + line + b"\r\n" + value + b"\r\n>>> ")
                     self.first = b""

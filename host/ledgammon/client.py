@@ -41,6 +41,12 @@ class Client:
         self.timeout = timeout
         self.transport = Transport(port_url, exclusive)
         self._next_id = 1
+        # The first line sent starts with a newline: whatever the board holds of a line not
+        # ended (another tool's leftovers: mpremote's Ctrl-B after its raw REPL, bytes a
+        # program sent before it stopped) ends there as a line of its own, answered as the
+        # bad line it is, with no id of ours; otherwise it heads our first request, whose
+        # reply is then bad_json under our id.
+        self._fresh = True
         self._events: collections.deque[dict[str, Any]] = collections.deque(maxlen=MAX_EVENTS)
         self.info: dict[str, Any] = {}
         self.dropped = 0  # malformed events thrown away
@@ -75,7 +81,11 @@ class Client:
             text = json.dumps(msg, separators=(",", ":"), allow_nan=False)
         except ValueError:
             raise LedgammonError("%s: a number that is not finite cannot be sent" % cmd) from None
-        self.transport.write_line(text.encode())
+        sent = text.encode()
+        if self._fresh:
+            sent = b"\n" + sent
+            self._fresh = False
+        self.transport.write_line(sent)
         deadline = time.monotonic() + self.timeout
         repl = False  # lines as MicroPython's REPL writes them: no firmware answers there
         while True:
