@@ -66,8 +66,17 @@ def pytest_sessionstart(session):
 # times slower in the suite than alone (issue 29). So before each test the objects that are
 # left are collected once and frozen (gc.freeze: kept out of later collections); a test's
 # own objects, its function-scoped fixtures' among them, are made after it and collected as
-# before, so what a test can observe of the collector does not change, only the cost.
+# before, so what a test can observe of the collector does not change, only the cost. At
+# the first test of another module all is thawed and collected once: the fixtures of the
+# module before, torn down by then, do not stay frozen for the rest of the run.
+_FROZEN_FOR = {"module": ""}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
+    module = item.nodeid.split("::")[0]
+    if module != _FROZEN_FOR["module"]:
+        _FROZEN_FOR["module"] = module
+        gc.unfreeze()
     gc.collect()
     gc.freeze()
