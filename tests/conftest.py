@@ -7,8 +7,10 @@ fuzz test's examples, the same ones every run (derandomized); `pytest --deep` or
 LEDGAMMON_DEEP=1 (`make test-deep`) loads "deep", every example each test names
 (fuzzkit.examples), and the heap sweeps play every 8 KB step instead of bisecting."""
 
+import gc
 import os
 
+import pytest
 from hypothesis import settings
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,3 +47,26 @@ def pytest_sessionstart(session):
 
     ensure(BEAROFF)
     ensure(BEAROFF_SMALL, 3)
+
+
+# The firmware collects as the board must (between the player's slices, after a save, in the
+# app's idle step: gc.collect), and under CPython each of those collections walks every
+# object this process holds: pytest's, hypothesis's, numpy's, every earlier test's module
+# fixtures, some 10**5 - 10**6 of them. That made a whole game of the board on CPython ~30
+# times slower in the suite than alone (issue 29). So before each test the objects that are
+# left are collected once and frozen (gc.freeze: kept out of later collections); a test's
+# own objects, its function-scoped fixtures' among them, are made after it and collected as
+# before, so what a test can observe of the collector does not change, only the cost. At
+# the first test of another module all is thawed and collected once: the fixtures of the
+# module before, torn down by then, do not stay frozen for the rest of the run.
+_FROZEN_FOR = {"module": ""}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    module = item.nodeid.split("::")[0]
+    if module != _FROZEN_FOR["module"]:
+        _FROZEN_FOR["module"] = module
+        gc.unfreeze()
+    gc.collect()
+    gc.freeze()

@@ -54,6 +54,17 @@ def _until(page: Any, test: Any, timeout: float = 60.0) -> dict[str, Any]:
         time.sleep(0.03)
 
 
+def _until_shown(page: Any, st: dict[str, Any]) -> None:
+    """Waits until the page shows the move of `st` (its phase, turn and dice): the page reads
+    a typed point in the numbers of the mover it shows, and its copy of the state comes a
+    little after the board's (asked for after each event), so keys typed before it would
+    be read for the other player (issue 29: under load the test typed too soon)."""
+    page.wait_for_function(
+        "w => { const s = ledgammon.session.state || {}; return s.phase === w[0] && "
+        "s.turn === w[1] && JSON.stringify(s.dice) === JSON.stringify(w[2]); }",
+        arg=[st["phase"], st["turn"], st["dice"]], timeout=60000, polling=20)
+
+
 def _point(n: int, turn: int) -> str:
     """The button of a point in the mover's numbers (25 the bar, 0 off)."""
     if n == 25:
@@ -173,6 +184,7 @@ def test_a_reload_resumes_the_game(url: str, chromium: Any) -> None:
     page = open_page(chromium, url + "?fresh=1&seed=4")
     page.keyboard.press("r")
     st = _until(page, lambda s: s["phase"] == "move")
+    _until_shown(page, st)
     frm, to, _ = legal_plays(Position.from_id(st["position_id"]), tuple(st["dice"]))[0].steps[0]
     turn = st["turn"]
     for n in (frm, to):  # typed, as in the terminal: the mover's numbers, then Enter
@@ -230,6 +242,7 @@ def test_the_cube_and_a_match_in_the_page(url: str, chromium: Any) -> None:
     st = _until(page, lambda s: s["match_length"] == 3)
     page.keyboard.press("r")
     st = _until(page, lambda s: s["phase"] == "move")
+    _until_shown(page, st)
     mover = st["turn"]
     for frm, to, _ in legal_plays(Position.from_id(st["position_id"]), tuple(st["dice"]))[0].steps:
         for n in (frm, to):
