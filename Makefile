@@ -21,7 +21,7 @@ CHIP_BOOTROM ?=
 TYPINGS := $(VENV)/typings
 
 .PHONY: all setup test test-deep sim bench train strength lint typecheck deploy wheel clean web \
-	browser bearoff emulator chip
+	browser bearoff emulator chip frozen-weights
 
 all: test
 
@@ -85,6 +85,12 @@ bench: $(STAMP)
 bearoff: $(STAMP)
 	$(BIN)/python -m ledgammon.train.bearoff_table
 	$(BIN)/python -m ledgammon.train.bearoff_table --module
+
+# The board's network as a module a frozen image holds in flash (build/frozen/weights_data.py,
+# from firmware/weights-64.bin; firmware/manifest.py freezes it when it is there): make it
+# before building the image (hardware/README.md, section 5).
+frozen-weights: $(STAMP)
+	$(BIN)/python -m ledgammon.train.frozen_weights
 
 # The board on its real chip: both images on the emulated RP2040, deployed and played to the
 # end over the link; build/chip.json and a table (bench/README.md). About an hour.

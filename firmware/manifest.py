@@ -30,3 +30,10 @@ import os  # noqa: E402
 _here = os.path.dirname(globals().get("__file__", "")) or "."
 if os.path.isfile(os.path.join(_here, "../build/frozen/bearoff_data.py")):
     module("bearoff_data.py", base_path="../build/frozen")  # noqa: F821
+
+# The board's network as a `bytes` constant in flash (control/loader.py evaluates from it in
+# place: the 64-unit network's 13.5 KB stay out of the heap), when it was made first: `make
+# frozen-weights` writes build/frozen/weights_data.py. Without it the board reads
+# weights.bin from its filesystem, as deploy --frozen leaves it.
+if os.path.isfile(os.path.join(_here, "../build/frozen/weights_data.py")):
+    module("weights_data.py", base_path="../build/frozen")  # noqa: F821

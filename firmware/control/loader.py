@@ -31,14 +31,33 @@ def reserve(path=None):
         _path = path
     if _weights is None:
         try:
-            from kernels.weights import read
+            from kernels.weights import parse, read
 
-            _weights = read(_path or weights_path())
+            data = None if path is not None else _frozen_weights()
+            _weights = read(_path or weights_path()) if data is None else parse(data)
         except Exception:  # OSError, ValueError, MemoryError: reported when needed
             pass
         finally:
             _unload("kernels.weights")  # its code is needed once
     return _weights is not None
+
+
+def _frozen_weights():
+    """The weight file's bytes frozen into the image (module weights_data's DATA: read in
+    place, in flash, none of it copied to the heap), else None: the file is read. On
+    MicroPython only the frozen modules are searched: a module found as a file would be
+    loaded into the heap."""
+    import sys
+
+    path = sys.path[:]
+    if sys.implementation.name == "micropython":
+        sys.path[:] = [".frozen"]
+    try:
+        return __import__("weights_data").DATA
+    except ImportError:
+        return None
+    finally:
+        sys.path[:] = path
 
 
 def table_path():

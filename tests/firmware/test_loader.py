@@ -128,3 +128,91 @@ def test_the_weights_are_beside_the_code_or_at_the_root_when_it_is_frozen():
     assert weights_path("") == "weights.bin"
     assert weights_path(".frozen/control/loader.py") == "weights.bin"
     assert weights_path().endswith("weights.bin")
+
+
+def loader_weights():
+    from control import loader
+
+    return loader.weights_path()
+
+
+def _weights_64():
+    path = loader_weights()
+    return path[: path.rfind("/") + 1] + "weights-64.bin"
+
+
+def _boards():
+    """A few boards of a seeded game (the start, then a random play's each turn)."""
+    from gammon.dice import Dice, SeededBytes
+    from gammon.play import legal_plays
+    from gammon.position import Position
+
+    dice = Dice(SeededBytes(7))
+    p = Position.start()
+    out = [p.key()]
+    for _ in range(30):
+        plays = legal_plays(p, dice.roll())
+        if len(plays):
+            p = plays[len(plays) // 2].result
+        if p.outcome():
+            break
+        p = p.swap()
+        out.append(p.key())
+    return out
+
+
+def test_frozen_weights_are_views_of_their_bytes_and_evaluate_as_the_file():
+    """A weight file's bytes frozen into the image (kernels.weights.parse): every block a
+    view of them (in flash on the board: no copy in the heap), the same numbers as the file
+    read into the heap, the same equities; broken bytes refused as a broken file is."""
+    from kernels.net import Net
+    from kernels.weights import parse, read
+
+    path = loader_weights()
+    with open(path, "rb") as f:
+        data = f.read()
+    a = read(path)
+    b = parse(data)
+    assert a[:3] == b[:3] and a[6] == b[6] == len(data) and b[0] == 40
+    assert type(b[3]) is memoryview and type(b[5]) is memoryview
+    assert bytes(a[3]) == bytes(b[3]) and bytes(a[5]) == bytes(b[5])
+    assert len(b[4]) == 4
+    for x, y in zip(a[4], b[4]):  # noqa: B905 (MicroPython's zip has no strict)
+        assert type(y) is memoryview and bytes(x) == bytes(y)
+    na, nb = Net(a), Net(b)
+    for board in _boards():
+        assert na.equity(board) == nb.equity(board)
+    for broken in (data[:-1], b"LGW1" + data[4:], data + b"\0"):
+        try:
+            parse(broken)
+            raise AssertionError("parsed broken weights")
+        except ValueError:
+            pass
+
+
+class _FrozenWeights:
+    """What `import weights_data` gives on an image that froze the network."""
+
+    def __init__(self, data):
+        self.DATA = data
+
+
+def test_the_loader_takes_the_frozen_weights_when_the_image_has_them():
+    from control import loader
+
+    with open(loader.weights_path(), "rb") as f:
+        data = f.read()
+    kept = loader._weights
+    loader.unload()
+    sys.modules["weights_data"] = _FrozenWeights(data)
+    try:
+        loader._weights = None
+        assert loader.reserve() and loader.units() == 40
+        assert type(loader._weights[5]) is memoryview  # read in place, not into the heap
+        loader._weights = None
+        gc.collect()
+        assert loader.reserve(_weights_64()) and loader.units() == 64  # a file asked for
+    finally:
+        del sys.modules["weights_data"]
+        loader.unload()
+        loader._weights = kept
