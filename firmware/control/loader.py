@@ -23,41 +23,24 @@ def weights_path(f=None):
 
 
 def reserve(path=None):
-    """Reads the weights now (start-up): the file at `path`, by default weights_path();
-    whether they could be. A missing or broken file, or no room, is left for opponent() to
-    report when the board is to play."""
+    """Reads the weights now (start-up): those frozen into the image (kernels.weights.frozen:
+    read in place, in flash), else the file at `path`, by default weights_path(); a `path`
+    given is read whatever the image holds. Whether they could be. A missing or broken file,
+    or no room, is left for opponent() to report when the board is to play."""
     global _weights, _path
     if path is not None:
         _path = path
     if _weights is None:
         try:
-            from kernels.weights import parse, read
+            from kernels.weights import frozen, parse, read
 
-            data = None if path is not None else _frozen_weights()
+            data = None if path is not None else frozen()
             _weights = read(_path or weights_path()) if data is None else parse(data)
         except Exception:  # OSError, ValueError, MemoryError: reported when needed
             pass
         finally:
             _unload("kernels.weights")  # its code is needed once
     return _weights is not None
-
-
-def _frozen_weights():
-    """The weight file's bytes frozen into the image (module weights_data's DATA: read in
-    place, in flash, none of it copied to the heap), else None: the file is read. On
-    MicroPython only the frozen modules are searched: a module found as a file would be
-    loaded into the heap."""
-    import sys
-
-    path = sys.path[:]
-    if sys.implementation.name == "micropython":
-        sys.path[:] = [".frozen"]
-    try:
-        return __import__("weights_data").DATA
-    except ImportError:
-        return None
-    finally:
-        sys.path[:] = path
 
 
 def table_path():

@@ -74,3 +74,21 @@ def parse(data, name="the frozen weights"):
         rows.append(mv[at : at + n * units])
         at += n * units
     return _checked(mv[:12], units, outputs, scales, tuple(rows), mv[at:], name)
+
+
+def frozen():
+    """The weight file's bytes frozen into the image (module weights_data's DATA: read in
+    place, in flash), else None: the file is read. On MicroPython only the frozen modules are
+    searched: a module found as a file would be loaded into the heap. (Here, not in the
+    loader: this module's code leaves the heap once the weights are read.)"""
+    import sys
+
+    path = sys.path[:]
+    if sys.implementation.name == "micropython":
+        sys.path[:] = [".frozen"]
+    try:
+        return __import__("weights_data").DATA
+    except ImportError:
+        return None
+    finally:
+        sys.path[:] = path
