@@ -337,9 +337,10 @@ def test_the_manifest_freezes_the_whole_firmware_and_its_kernels():
                 if n.endswith(".py") and not (top and n in ("main.py", "manifest.py")):
                     if not (top and n.startswith("sim_")):  # the simulator's, host-only
                         shipped.append(rel)
-    table = os.path.join("build", "frozen", "bearoff_data.py")  # frozen once it is made
-    if os.path.isfile(os.path.join(ROOT, table)):
-        shipped.append(table)
+    for data in ("bearoff_data.py", "weights_data.py"):  # frozen once made (make bearoff,
+        made = os.path.join("build", "frozen", data)  # make frozen-weights)
+        if os.path.isfile(os.path.join(ROOT, made)):
+            shipped.append(made)
     assert frozen == sorted(shipped)
     assert "native/kernels/frame.py" in frozen and "firmware/hw/pio_strip.py" in frozen
     assert "firmware/hw/boards/pico2.py" in frozen and "firmware/main.py" not in frozen
