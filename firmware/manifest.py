@@ -27,13 +27,11 @@ package("kernels", base_path="../native")  # noqa: F821
 # relative to this file: MicroPython's build runs a manifest from its own folder.
 import os  # noqa: E402
 
+# The same for the board's network (control/loader.py evaluates from it in place: the 64-unit
+# network's 13.5 KB stay out of the heap): `make frozen-weights` writes
+# build/frozen/weights_data.py; without it the board reads weights.bin from its filesystem,
+# as deploy --frozen leaves it.
 _here = os.path.dirname(globals().get("__file__", "")) or "."
-if os.path.isfile(os.path.join(_here, "../build/frozen/bearoff_data.py")):
-    module("bearoff_data.py", base_path="../build/frozen")  # noqa: F821
-
-# The board's network as a `bytes` constant in flash (control/loader.py evaluates from it in
-# place: the 64-unit network's 13.5 KB stay out of the heap), when it was made first: `make
-# frozen-weights` writes build/frozen/weights_data.py. Without it the board reads
-# weights.bin from its filesystem, as deploy --frozen leaves it.
-if os.path.isfile(os.path.join(_here, "../build/frozen/weights_data.py")):
-    module("weights_data.py", base_path="../build/frozen")  # noqa: F821
+for _data in ("bearoff_data.py", "weights_data.py"):
+    if os.path.isfile(os.path.join(_here, "../build/frozen", _data)):
+        module(_data, base_path="../build/frozen")  # noqa: F821

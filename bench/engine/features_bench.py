@@ -39,6 +39,7 @@ def features_figures(count: int = POSITIONS, seed: int = SEED) -> dict:
     from gammon import Position, legal_plays
 
     from bench import ROOT as root
+    from bench import mp
 
     rnd = random.Random(seed)
     boards = []
@@ -48,12 +49,11 @@ def features_figures(count: int = POSITIONS, seed: int = SEED) -> dict:
             boards.append(p.key())
             plays = legal_plays(p, (rnd.randint(1, 6), rnd.randint(1, 6)))
             p = plays[rnd.randrange(len(plays))].result.swap() if len(plays) else p.swap()
-    bin_dir = os.path.dirname(sys.executable)
 
     def compile_to(out: str, src: str, march: bool = True) -> None:
         os.makedirs(os.path.dirname(out), exist_ok=True)
         flags = ["-march=host"] if march else []
-        subprocess.run([os.path.join(bin_dir, "mpy-cross")] + flags + ["-o", out, src], check=True)
+        subprocess.run([mp.MPY_CROSS] + flags + ["-o", out, src], check=True)
 
     figures = {}
     with tempfile.TemporaryDirectory() as top:
@@ -77,7 +77,7 @@ def features_figures(count: int = POSITIONS, seed: int = SEED) -> dict:
             f.write("".join(bytes(b).hex() + "\n" for b in boards))
         for tree, mode in ((viper, "viper"), (plain, "plain")):
             proc = subprocess.run(
-                [os.path.join(bin_dir, "micropython"), "-X", "heapsize=1M",
+                [mp.MICROPYTHON, "-X", "heapsize=1M",
                  os.path.abspath(__file__), cases, mode],
                 capture_output=True, text=True, check=True, cwd=root,
                 env=dict(os.environ, MICROPYPATH="%s:%s/ref" % (tree, tree)),

@@ -90,16 +90,18 @@ def cube(figs: dict[str, float], heap: str = "96K") -> None:
         figs.update(json.loads(lines[-1]))
 
 
-def bearoff_run() -> tuple[str, dict[str, float] | None]:
+def bearoff_run(compiled: bool = False) -> tuple[str, dict[str, float] | None]:
     """The bear-off table's bench (bench/opponent/bearoff_bench.py) on the unix port, on the
-    firmware precompiled as the board loads it: (its output, its figures or None)."""
+    firmware precompiled as the board loads it (mp.MPY, compiled first unless `compiled`: make
+    bench's opponent() did): (its output, its figures or None)."""
     from ledgammon.train.bearoff_table import OUT, ensure
 
     from bench import ROOT
 
     table = ensure(os.path.join(ROOT, OUT))
-    tree = os.path.join(mp.BENCH_BUILD, "mpy-bearoff")
-    mp.compile_firmware(tree)
+    tree = mp.MPY
+    if not compiled:
+        mp.compile_firmware(tree)
     args = [os.path.join("firmware", "weights.bin"), table]
     proc = mp.run("opponent.bearoff_bench", args, "96K", tree)
     lines = proc.stdout.strip().splitlines()
@@ -114,7 +116,7 @@ def bearoff(figs: dict[str, float]) -> None:
     in bear-offs by the table and by the network (bearoff_* keys)."""
     print("== the bear-off table: look-ups, heap, the board's move in 300 bear-offs ==",
           flush=True)
-    out, fig = bearoff_run()
+    out, fig = bearoff_run(compiled=True)  # opponent() compiled mp.MPY
     print("\n".join(x for x in out.splitlines() if not x.startswith("{")), flush=True)
     if fig:
         figs.update(fig)

@@ -362,8 +362,8 @@ def deploy(
         print("$ (cd %s && %s)" % (out, shown))
         if dry_run:
             continue
-        if cmd[-2:] == [TABLE, ":"] and not os.path.exists(os.path.join(out, TABLE)):
-            continue  # no table fits: nothing to copy
+        if cmd[-3:] == ["cp", TABLE, ":"] and not os.path.exists(os.path.join(out, TABLE)):
+            continue  # the table's own copy (commands()), and no table fits: nothing to copy
         if room:
             said = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
             if said.returncode == 0:
